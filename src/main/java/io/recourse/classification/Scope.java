@@ -1,0 +1,18 @@
+package io.recourse.classification;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.recourse.WireName;
+
+/**
+ * What provider health and cooldowns attach to (DESIGN §1): the provider, or the provider's
+ * model (e.g. {@code model_capacity}, {@code model_unavailable}).
+ */
+public enum Scope implements WireName {
+    PROVIDER, MODEL;
+
+    @JsonValue
+    @Override
+    public String wire() {
+        return WireName.of(this);
+    }
+}
