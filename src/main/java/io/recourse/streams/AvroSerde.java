@@ -12,6 +12,7 @@ import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.ClassSecurityValidator;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -37,6 +38,16 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
 
     /** Classpath folder of the released schemas (DESIGN §11). */
     public static final String HISTORY_FOLDER = "schemas/history/";
+
+    /** Package of the classes generated from {@code schemas/}. */
+    public static final String GENERATED_PACKAGE = "io.recourse.avro";
+
+    static {
+        // Avro 1.12 only instantiates classes it trusts; trust our generated records, nothing else.
+        ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
+        ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(previous,
+                clazz -> GENERATED_PACKAGE.equals(clazz.getPackageName())));
+    }
 
     private final Class<T> type;
     private final BinaryMessageEncoder<T> encoder;

@@ -31,7 +31,7 @@ public final class RecourseTopology {
     // --- ingress processors (DESIGN §3) ---
     public static final String FRAMES_SOURCE = "recourse-frames-source";
     public static final String INGRESS_PROCESSOR = "recourse-ingress";
-    public static final String INGRESS_SPLIT = "recourse-ingress-";
+    public static final String INGRESS_SPLIT = "recourse-ingress-split-";
     public static final String INGRESS_REJECTED_BRANCH = "rejected";
     public static final String INGRESS_ADMITTED_BRANCH = "admitted";
     public static final String DLQ_RECORD = "recourse-ingress-dead-letter";
@@ -105,6 +105,7 @@ public final class RecourseTopology {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers().orElse("unused:9092"));
         p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         return p;
     }
 }

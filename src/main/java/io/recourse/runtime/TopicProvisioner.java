@@ -1,0 +1,70 @@
+package io.recourse.runtime;
+
+import io.recourse.streams.Topic;
+import io.recourse.streams.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the DESIGN §2 topics that are absent, with {@code recourse.topic.partitions} partitions,
+ * {@code recourse.topic.replication.factor} replicas and each topic's configs from {@link Topics}
+ * (cleanup policy; {@code LogAppendTime} on the frames topic). Existing topics are left as they are
+ * — {@link StartupChecks} verifies what matters. Runs only when
+ * {@link RecourseConfig#createTopics()} holds: on the embedded broker by default, on an external
+ * cluster only with {@code recourse.topics.create=true}.
+ */
+public final class TopicProvisioner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+
+    private TopicProvisioner() {
+    }
+
+    /**
+     * Creates every absent topic of {@code topics}.
+     *
+     * @return the names of the topics created, in DESIGN §2 order (empty when all existed)
+     * @throws IllegalStateException when the cluster refuses to create one (naming it)
+     */
+    public static List<String> createMissing(Admin admin, Topics topics, RecourseConfig config) {
+        try {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = new ArrayList<>();
+            for (Topic<?, ?> topic : topics.all()) {
+                if (!existing.contains(topic.name())) {
+                    missing.add(new NewTopic(topic.name(), Optional.of(config.topicPartitions()),
+                            Optional.of(config.topicReplicationFactor())).configs(topic.topicConfigs()));
+                }
+            }
+            List<String> created = new ArrayList<>();
+            var result = admin.createTopics(missing);
+            for (NewTopic t : missing) {
+                try {
+                    result.values().get(t.name()).get();
+                    created.add(t.name());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) { // another instance was faster
+                        throw new IllegalStateException("cannot create topic " + t.name() + ": " + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            }
+            if (!created.isEmpty()) {
+                LOG.info("created {} topic(s) with {} partitions: {}", created.size(), config.topicPartitions(), created);
+            }
+            return created;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot list topics: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+}
