@@ -59,7 +59,7 @@ public final class StartupChecks {
             config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
         } catch (ExecutionException e) {
             throw new ConfigurationException("frames topic " + framesTopic + " cannot be described: "
-                    + e.getCause().getMessage() + " (create it, or set recourse.topics.create=true)");
+                    + e.getCause() + " (create it, or set recourse.topics.create=true)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -56,15 +56,39 @@ public final class TopicProvisioner {
                     }
                 }
             }
+            awaitVisible(admin, created);
             if (!created.isEmpty()) {
                 LOG.info("created {} topic(s) with {} partitions: {}", created.size(), config.topicPartitions(), created);
             }
             return created;
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot list topics: " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("cannot list topics: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    /** Waits until newly created topics can be described (metadata propagates asynchronously), at most 30 s. */
+    private static void awaitVisible(Admin admin, List<String> names) throws InterruptedException {
+        if (names.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                var configs = names.stream()
+                        .map(n -> new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, n))
+                        .toList();
+                admin.describeTopics(names).allTopicNames().get();
+                admin.describeConfigs(configs).all().get();
+                return;
+            } catch (ExecutionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("created topics " + names + " are not visible: " + e.getCause(), e.getCause());
+                }
+                Thread.sleep(100); // bounded poll of the cluster's metadata, not a test wait
+            }
         }
     }
 }
