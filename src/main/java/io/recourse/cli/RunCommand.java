@@ -18,7 +18,6 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        new RecourseRunner(config.load()).runUntilStopped();
-        return 0;
+        return new RecourseRunner(config.load()).runUntilStopped() ? 0 : 1;
     }
 }

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * (default {@code exactly_once_v2}), the dead-letter deserialization and processing exception
  * handlers (bad input goes to {@code recourse.dlq}, the thread keeps running),
  * {@code ensure.explicit.internal.resource.naming=true}, and a stream-thread exception handler
- * that replaces a dying thread. {@link #close()} stops Streams and then the broker;
+ * that shuts the client down (exit non-zero) when a stream thread dies. {@link #close()} stops Streams and then the broker;
  * {@link #runUntilStopped()} does so on SIGTERM/SIGINT through a shutdown hook.
  */
 public final class RecourseRunner implements AutoCloseable {
@@ -47,6 +47,7 @@ public final class RecourseRunner implements AutoCloseable {
     private KafkaStreams streams;
     private String bootstrapServers;
     private List<String> createdTopics = List.of();
+    private volatile boolean failed;
 
     /** A runner for {@code config} with the Recourse topology. */
     public RecourseRunner(RecourseConfig config) {
@@ -95,14 +96,20 @@ public final class RecourseRunner implements AutoCloseable {
                 if (now == KafkaStreams.State.RUNNING) {
                     running.countDown();
                 }
+                if (now == KafkaStreams.State.ERROR) {
+                    failed = true;
+                }
                 if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
                     running.countDown();
                     stopped.countDown();
                 }
             });
+            // Bad records never get here (the dead-letter handlers resume); what does is an infrastructure
+            // failure (authorization, a fenced producer that cannot recover): stop, exit non-zero, and let
+            // the supervisor restart the process, rather than replacing the thread in a loop.
             streams.setUncaughtExceptionHandler(e -> {
-                LOG.error("stream thread died; replacing it", e);
-                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+                LOG.error("stream thread died; shutting down this Recourse instance", e);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             });
             streams.start();
             if (!running.await(RUNNING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
@@ -126,12 +133,16 @@ public final class RecourseRunner implements AutoCloseable {
     /**
      * Starts, then blocks until Streams stops or the JVM is asked to stop (SIGTERM, SIGINT), and
      * stops cleanly in a shutdown hook.
+     *
+     * @return {@code true} when Streams stopped cleanly, {@code false} when it failed (state ERROR)
      */
-    public void runUntilStopped() throws InterruptedException {
+    public boolean runUntilStopped() throws InterruptedException {
         Thread hook = new Thread(this::close, "recourse-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         start();
         stopped.await();
+        close();
+        return !failed;
     }
 
     /** The Streams properties for {@code config} on {@code bootstrap}: pass-through plus Recourse's fixed choices. */
