@@ -55,8 +55,8 @@ import java.util.TreeMap;
  *       &gt; error position (1: error, stderr, exit, http, update_meta, launch_failed) &gt; other
  *       (0), newer before older within a rank; the kept set is the longest prefix of that
  *       ranking within {@link EvidenceBounds#maxSignals()} and
- *       {@link EvidenceBounds#maxTurnBytes()} (one slot and one signal's bytes are reserved for
- *       the final chunk until assembly). So the oldest error-position signals go first, the
+ *       {@link EvidenceBounds#maxTurnBytes()}, applied as frames arrive (to the signal store's
+ *       references) and again at assembly with the final chunk. So the oldest error-position signals go first, the
  *       terminal frame and the latest final chunk never; the longest-prefix rule makes the kept
  *       set independent of arrival order.</li>
  *   <li><b>Generation 0</b> frames are dropped (no state) except {@code session_stopped} →
@@ -134,7 +134,7 @@ public final class EvidenceAssembler {
             }
             return new FrameStep(null, Optional.empty(), List.of(), events, false, false, false);
         }
-        if (state != null && state.isClosed()) {
+        if (state != null && !state.open()) {
             TurnState late = new Mutable(state).lateAfterClose(state.lateAfterClose() + 1).freeze();
             return new FrameStep(late, Optional.empty(), List.of(), List.of(), false, true, false);
         }
@@ -190,7 +190,7 @@ public final class EvidenceAssembler {
             List<SignalRef> candidates = new ArrayList<>(m.kept);
             candidates.add(new SignalRef(s.seq(), rank, s.size()));
             m.signalsSeen++;
-            List<SignalRef> kept = select(candidates, bounds.maxSignals() - 1, bounds.maxTurnBytes() - bounds.maxSignalBytes());
+            List<SignalRef> kept = select(candidates, bounds.maxSignals(), bounds.maxTurnBytes());
             Set<Long> keptSeqs = seqs(kept);
             List<Long> gone = new ArrayList<>();
             for (SignalRef r : m.kept) {
@@ -232,7 +232,7 @@ public final class EvidenceAssembler {
      * @return the closed state and the {@link TurnExpired} to emit; empty when already closed
      */
     public Optional<Expired> expire(TurnState state, Instant streamTime) {
-        if (state == null || state.isClosed()) {
+        if (state == null || !state.open()) {
             return Optional.empty();
         }
         Mutable m = new Mutable(state);
@@ -428,12 +428,17 @@ public final class EvidenceAssembler {
             effects.remove(0);
             m.effectsEvicted++;
         }
-        // Keep message texts from the newest backwards within one excerpt (the final-chunk bound).
+        // Keep message texts only of the trailing run (after the latest thought/tool mark), newest
+        // first, within one excerpt: ordinary assistant text is never kept (DESIGN §4).
         int budget = bounds.maxSignalBytes();
         boolean full = false;
         for (int i = effects.size() - 1; i >= 0; i--) {
             EffectMark e = effects.get(i);
-            if (e.kind() != EffectKind.MESSAGE || e.text() == null) {
+            if (e.kind() != EffectKind.MESSAGE) {
+                full = true;
+                continue;
+            }
+            if (e.text() == null) {
                 continue;
             }
             int size = SignalExtractor.utf8(e.text());

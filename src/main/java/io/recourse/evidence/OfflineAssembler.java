@@ -93,7 +93,7 @@ public final class OfflineAssembler {
         List<TurnExpired> out = new ArrayList<>();
         for (Map.Entry<String, TurnState> e : turnStore.entrySet()) {
             TurnState s = e.getValue();
-            if (!s.isClosed() && !s.lastAppendAt().plus(idle).isAfter(streamTime)) {
+            if (s.open() && !s.lastAppendAt().plus(idle).isAfter(streamTime)) {
                 assembler.expire(s, streamTime).ifPresent(x -> {
                     e.setValue(x.state());
                     out.add(x.event());

@@ -76,9 +76,9 @@ public record TurnState(
         return EvidenceAssembler.turnKey(context.sessionId(), context.promptGeneration());
     }
 
-    /** True once the closed marker is written. */
-    public boolean isClosed() {
-        return closed != null;
+    /** True until the closed marker is written (not a bean getter, so it never shadows {@code closed} in JSON). */
+    public boolean open() {
+        return closed == null;
     }
 
     /** Signal-bearing frames not kept (so far) because of the bounds. */
