@@ -260,9 +260,16 @@ public final class EvidenceAssembler {
         if (t == null) {
             throw new IllegalArgumentException("turn " + state.turnKey() + " has no terminal frame");
         }
+        // Signals after the terminal frame by seq (arrived before it) are not the turn's evidence,
+        // exactly as if they had arrived after it (late_after_close).
         Map<Long, SignalRef> refs = new LinkedHashMap<>();
+        int afterTerminal = 0;
         for (SignalRef r : state.kept()) {
-            refs.put(r.seq(), r);
+            if (r.seq() <= t.seq()) {
+                refs.put(r.seq(), r);
+            } else {
+                afterTerminal++;
+            }
         }
         Map<Long, Signal> bySeq = new TreeMap<>();
         for (Signal s : stored) {
@@ -320,7 +327,7 @@ public final class EvidenceAssembler {
         for (SignalRef r : kept) {
             signals.add(bySeq.get(r.seq()));
         }
-        int offered = state.signalsSeen() + (finalChunk == null ? 0 : 1);
+        int offered = state.signalsSeen() - afterTerminal + (finalChunk == null ? 0 : 1);
         int dropped = Math.max(0, offered - signals.size());
 
         boolean thoughtBefore = state.minThoughtSeq() < t.seq();
