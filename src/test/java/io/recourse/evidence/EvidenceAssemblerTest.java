@@ -123,7 +123,7 @@ class EvidenceAssemblerTest {
         void theTerminalFrameAndTheLatestFinalChunkAreNeverDropped() {
             List<Frame> frames = new ArrayList<>(List.of(prompt(1)));
             for (int i = 2; i <= 60; i++) {
-                frames.add(stderr(i, "e".repeat(1000)));
+                frames.add(stderr(i, Frames.prose(1000)));
             }
             frames.add(chunk(61, "Selected model is at capacity."));
             frames.add(endTurn(62));
@@ -137,8 +137,8 @@ class EvidenceAssemblerTest {
 
         @Test
         void theTurnByteBoundKeepsTheNewestSignals() {
-            feed(prompt(1), stderr(2, "a".repeat(4000)), stderr(3, "b".repeat(4000)), stderr(4, "c".repeat(4000)),
-                    stderr(5, "d".repeat(4000)), stderr(6, "e".repeat(4000)), error(7, "fatal"));
+            feed(prompt(1), stderr(2, Frames.prose(4000)), stderr(3, Frames.prose(4000)), stderr(4, Frames.prose(4000)),
+                    stderr(5, Frames.prose(4000)), stderr(6, Frames.prose(4000)), error(7, "fatal"));
 
             Evidence e = closed().evidence();
             assertThat(e.signals().stream().mapToInt(Signal::size).sum()).isLessThanOrEqualTo(16 * 1024);
@@ -149,7 +149,7 @@ class EvidenceAssemblerTest {
         @Test
         void configuredBoundsApply() {
             OfflineAssembler small = new OfflineAssembler(new StubClassifier(), new EvidenceBounds(4, 100, 400, 4));
-            for (Frame f : List.of(prompt(1), stderr(2, "a"), stderr(3, "b"), stderr(4, "c"), stderr(5, "d"), error(6, "x".repeat(500)))) {
+            for (Frame f : List.of(prompt(1), stderr(2, "a"), stderr(3, "b"), stderr(4, "c"), stderr(5, "d"), error(6, Frames.prose(500)))) {
                 small.accept(f, f.occurredAt());
             }
 
@@ -179,21 +179,32 @@ class EvidenceAssemblerTest {
 
         @Test
         void keptValuesPassThroughTheSanitizerAndAreBounded() {
-            feed(prompt(1), stderr(2, "z".repeat(20_000)), error(3, "fatal"));
+            feed(prompt(1), stderr(2, Frames.prose(20_000)), error(3, "fatal"));
 
             Signal line = closed().evidence().signals().get(0);
-            assertThat(Sanitizer.sanitize("z".repeat(20_000))).startsWith(line.field("line"));
+            assertThat(Sanitizer.sanitize(Frames.prose(20_000))).startsWith(line.field("line"));
             assertThat(line.field("line")).hasSizeGreaterThan(4000);
             assertThat(line.size()).isLessThanOrEqualTo(4096);
         }
 
         @Test
+        void everyKeptValueIsTheSanitizersOutput() {
+            String secretLine = "auth failed for bob@example.com with key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 at https://api.example.com/v1/x?token=abc";
+            feed(prompt(1), stderr(2, secretLine), chunk(3, "Error: " + secretLine), error(4, secretLine));
+
+            Evidence e = closed().evidence();
+            assertThat(e.signals().get(0).field("line")).isEqualTo(Sanitizer.sanitize(secretLine));
+            assertThat(closed().finalChunk().field("text")).isEqualTo(Sanitizer.sanitize("Error: " + secretLine));
+            assertThat(e.signals().get(2).field("message")).isEqualTo(Sanitizer.sanitize(secretLine));
+        }
+
+        @Test
         void theFinalChunkExcerptIsBoundedTo4KiB() {
-            feed(prompt(1), chunk(2, "q".repeat(3000)), chunk(3, "r".repeat(3000)), error(4, "fatal"));
+            feed(prompt(1), chunk(2, Frames.prose(3000)), chunk(3, "LAST " + Frames.prose(3000)), error(4, "fatal"));
 
             Signal finalChunk = closed().finalChunk();
             assertThat(finalChunk.size()).isLessThanOrEqualTo(4096);
-            assertThat(finalChunk.field("text")).contains("rrr");
+            assertThat(finalChunk.field("text")).startsWith("LAST ");
             assertThat(closed().finalChunkComplete()).isFalse();
         }
 

@@ -28,6 +28,12 @@ final class Frames {
     private JsonNode turnConfig;
     private boolean resumeGuarantee;
 
+    /** Ordinary prose of exactly {@code chars} characters (not a token-like run a sanitizer would redact). */
+    static String prose(int chars) {
+        String words = "the quick brown fox jumps over the lazy dog ";
+        return words.repeat(chars / words.length() + 1).substring(0, chars);
+    }
+
     static JsonNode json(String text) {
         try {
             return MAPPER.readTree(text);

@@ -91,7 +91,7 @@ class TurnOutcomesTest {
 
     @Test
     void anIncompleteFinalRunIsNeverTreatedAsFailureText() {
-        ClosedTurn turn = close(prompt(1), chunk(2, "a".repeat(3000)), chunk(3, "API Error: 529 " + "b".repeat(2000)), endTurn(4));
+        ClosedTurn turn = close(prompt(1), chunk(2, Frames.prose(3000)), chunk(3, "API Error: 529 " + Frames.prose(2000)), endTurn(4));
 
         TurnOutcome outcome = TurnOutcomes.outcome(turn, new StubClassifier());
 
