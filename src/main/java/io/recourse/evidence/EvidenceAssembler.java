@@ -322,13 +322,15 @@ public final class EvidenceAssembler {
             candidates.add(new SignalRef(finalChunk.seq(), RANK_FINAL_CHUNK, finalChunk.size()));
             bySeq.put(finalChunk.seq(), finalChunk);
         }
-        List<SignalRef> kept = select(candidates, bounds.maxSignals(), bounds.maxTurnBytes());
+        Signal terminalSignal = bySeq.get(t.seq());
+        boolean split = terminalSignal != null && terminalSignal.kind() == SignalKind.STOP && terminalSignal.field("meta") != null;
+        List<SignalRef> kept = select(candidates, bounds.maxSignals() - (split ? 1 : 0), bounds.maxTurnBytes());
         List<Signal> signals = new ArrayList<>();
         for (SignalRef r : kept) {
-            signals.add(bySeq.get(r.seq()));
+            signals.addAll(evidenceForm(bySeq.get(r.seq())));
         }
         int offered = state.signalsSeen() - afterTerminal + (finalChunk == null ? 0 : 1);
-        int dropped = Math.max(0, offered - signals.size());
+        int dropped = Math.max(0, offered - kept.size());
 
         boolean thoughtBefore = state.minThoughtSeq() < t.seq();
         boolean rawOutput = thoughtBefore || state.minMessageSeq() < t.seq();
@@ -339,6 +341,26 @@ public final class EvidenceAssembler {
                 t.launch(), signals, t.occurredAt(), t.stopReason(), rawOutput, tool, dropped);
         return new ClosedTurn(evidence, c, t.occurredAt(), t.appendedAt(), outputBeforeRun, runComplete,
                 state.failureMarkerSeen(), t.source());
+    }
+
+    /**
+     * The evidence form of a stored signal: a {@code stop} carrying {@code meta} becomes
+     * {@code stop{stop_reason}} followed by {@code update_meta{update: "prompt_result", meta}} at
+     * the same seq — the prompt result's typed failure metadata read by the catalogue's
+     * update-metadata rules. Every other signal is itself.
+     */
+    static List<Signal> evidenceForm(Signal s) {
+        String meta = s.field("meta");
+        if (s.kind() != SignalKind.STOP || meta == null) {
+            return List.of(s);
+        }
+        TreeMap<String, String> stop = new TreeMap<>(s.fields());
+        stop.remove("meta");
+        TreeMap<String, String> update = new TreeMap<>();
+        update.put("update", "prompt_result");
+        update.put("meta", meta);
+        return List.of(new Signal(s.seq(), s.occurredAt(), s.source(), s.phase(), SignalKind.STOP, stop),
+                new Signal(s.seq(), s.occurredAt(), s.source(), s.phase(), SignalKind.UPDATE_META, update));
     }
 
     // ---------------------------------------------------------------- rules

@@ -20,9 +20,11 @@ import java.util.TreeMap;
  *       fields {@code code} (decimal), {@code message}, {@code data} (compact JSON of
  *       {@code error.data}; a JSON string as itself);</li>
  *   <li>{@code acp_response} with {@code result.stopReason}: kind {@code stop}, field
- *       {@code stop_reason}; plus {@code meta} (compact JSON object {@code {path: node}} of the
- *       failure metadata found in {@code result._meta}, see {@link #failureMetadata}) when the
- *       result reports one — e.g. the JetBrains/Codex {@code sessionFailure};</li>
+ *       {@code stop_reason}; when {@code result._meta} reports failure metadata (see
+ *       {@link #failureMetadata}, e.g. the JetBrains/Codex {@code sessionFailure}) the stored
+ *       signal also carries {@code meta} (compact JSON of {@code result._meta}), which
+ *       {@link EvidenceAssembler#assemble} presents to the classifier as a separate
+ *       {@code update_meta} signal {@code {update: "prompt_result", meta}} at the same seq;</li>
  *   <li>{@code acp_update} ({@code session/update}) whose update's {@code _meta} holds failure
  *       metadata: kind {@code update_meta}, fields {@code update} (the {@code sessionUpdate}),
  *       {@code meta} (compact JSON of the update's {@code _meta}), {@code text} (content text,
@@ -86,9 +88,8 @@ public final class SignalExtractor {
                     kind = SignalKind.ERROR;
                 } else if (result != null && result.isObject() && result.hasNonNull("stopReason")) {
                     put(f, "stop_reason", text(result.get("stopReason")));
-                    JsonNode failure = failureMetadata(result.get("_meta"));
-                    if (failure != null) {
-                        put(f, "meta", failure.toString());
+                    if (failureMetadata(result.get("_meta")) != null) {
+                        put(f, "meta", result.get("_meta").toString());
                     }
                     kind = SignalKind.STOP;
                 } else {

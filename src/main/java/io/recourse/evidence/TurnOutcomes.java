@@ -118,7 +118,7 @@ public final class TurnOutcomes {
             return false;
         }
         for (Signal s : e.signals()) {
-            if (s.kind() == SignalKind.FINAL_CHUNK || (s.kind() == SignalKind.STOP && s.field("meta") == null)) {
+            if (s.kind() == SignalKind.FINAL_CHUNK || s.kind() == SignalKind.STOP) {
                 continue;
             }
             for (String value : s.fields().values()) {

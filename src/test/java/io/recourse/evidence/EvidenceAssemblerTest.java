@@ -341,6 +341,21 @@ class EvidenceAssemblerTest {
         }
 
         @Test
+        void aPromptResultsSessionFailureIsPresentedAsUpdateMetadataAfterTheStop() {
+            feed(prompt(1), frame(2, FrameSource.ACP_RESPONSE,
+                    "{\"id\":7,\"result\":{\"stopReason\":\"end_turn\",\"_meta\":{\"air\":{\"sessionFailure\":{\"title\":\"Selected model is at capacity.\"}}}}}").build());
+
+            Evidence e = closed().evidence();
+            assertThat(e.signals()).extracting(Signal::kind).containsExactly(SignalKind.STOP, SignalKind.UPDATE_META);
+            assertThat(e.signals()).extracting(Signal::seq).containsExactly(2L, 2L);
+            assertThat(e.signals().get(0).fields()).containsOnlyKeys("stop_reason");
+            assertThat(e.signals().get(1).field("update")).isEqualTo("prompt_result");
+            assertThat(e.signals().get(1).field("meta")).contains("Selected model is at capacity.");
+            assertThat(e.droppedSignals()).isZero();
+            assertThat(outcome().outcome()).isEqualTo(Outcome.FAILED);
+        }
+
+        @Test
         void aCancelledStopReasonIsACancelledOutcomeWithoutClassification() {
             feed(prompt(1), toolCall(2), Frames.result(3, "cancelled"));
 

@@ -59,7 +59,7 @@ class SignalExtractorTest {
                 "{\"id\":5,\"result\":{\"stopReason\":\"end_turn\",\"_meta\":{\"quota\":{\"n\":1},\"jetbrains\":{\"air\":{\"sessionFailure\":{\"title\":\"Selected model is at capacity.\"}}}}}}").build());
 
         assertThat(s.field("stop_reason")).isEqualTo("end_turn");
-        assertThat(s.field("meta")).isEqualTo("{\"jetbrains.air.sessionFailure\":{\"title\":\"Selected model is at capacity.\"}}");
+        assertThat(s.field("meta")).isEqualTo("{\"quota\":{\"n\":1},\"jetbrains\":{\"air\":{\"sessionFailure\":{\"title\":\"Selected model is at capacity.\"}}}}");
     }
 
     @Test

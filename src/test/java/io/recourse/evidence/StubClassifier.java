@@ -11,9 +11,9 @@ import java.util.Optional;
 /**
  * A test stand-in for the catalogue's classifier that only decides failed vs not failed; its
  * classification is a fixed placeholder (the real codes are asserted once the catalogue lands).
- * Fails a turn on any error, exit, lifecycle, stderr or HTTP ≥ 400 signal, a stop result carrying
- * failure metadata, or a final chunk that starts with one of the corpus adapters' known failure
- * prefixes. Failure metadata alone never fails a turn (signatures S095–S097).
+ * Fails a turn on any error, exit, lifecycle, stderr or HTTP ≥ 400 signal, a prompt result's
+ * {@code sessionFailure} metadata, or a final chunk that starts with one of the corpus adapters' known failure
+ * prefixes. Update failure metadata alone never fails a turn (signatures S095–S097).
  */
 final class StubClassifier implements TurnClassifier {
 
@@ -31,9 +31,9 @@ final class StubClassifier implements TurnClassifier {
             boolean failure = switch (s.kind()) {
                 case ERROR, EXIT, LIFECYCLE, STDERR -> true;
                 case HTTP -> Integer.parseInt(s.field("status")) >= 400;
-                case STOP -> s.field("meta") != null;
+                case STOP -> false;
                 case FINAL_CHUNK -> isFailureText(s.field("text"));
-                case UPDATE_META -> false;
+                case UPDATE_META -> "prompt_result".equals(s.field("update")) && s.field("meta").contains("sessionFailure");
             };
             if (failure) {
                 return Optional.of(FAILED);
