@@ -96,8 +96,9 @@ public final class TextHints {
         }
         Matcher trigger = RELATIVE_TRIGGER.matcher(t);
         while (trigger.find()) {
-            boolean clientBackoff = trigger.group(1) != null
-                    || (trigger.group(2) != null && trigger.group(2).toLowerCase(Locale.ROOT).startsWith("retrying"));
+            String verb = trigger.group(2) == null ? "" : trigger.group(2).toLowerCase(Locale.ROOT);
+            // "Retrying in 5s", "will retry in 3s": the client's own backoff, not the provider's word.
+            boolean clientBackoff = verb.equals("retrying") || (trigger.group(1) != null && verb.equals("retry"));
             if (clientBackoff) {
                 continue;
             }
