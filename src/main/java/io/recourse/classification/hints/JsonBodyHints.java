@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,8 +123,9 @@ public final class JsonBodyHints {
     }
 
     /**
-     * Parses {@code text} as JSON: the whole text, or else the span from its first {@code {} to
-     * its last {@code }}. Never throws.
+     * Parses {@code text} as JSON: the whole text, or else the span from its first opening brace
+     * to its last closing brace (an object after a prefix such as {@code API Error: 429 }). Never
+     * throws.
      *
      * @return the tree, or empty when no JSON object or array can be read
      */
@@ -164,9 +164,7 @@ public final class JsonBodyHints {
             JsonNode node = stack.pop();
             if (node.isObject()) {
                 List<JsonNode> children = new ArrayList<>();
-                Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-                while (fields.hasNext()) {
-                    Map.Entry<String, JsonNode> field = fields.next();
+                for (Map.Entry<String, JsonNode> field : node.properties()) {
                     if (names.contains(field.getKey())) {
                         found.add(field.getValue());
                     }

@@ -83,7 +83,7 @@ class HintSequencesCorpusTest {
     void everyTimingHeaderOfTheTurnParses(JsonNode sequence) {
         for (JsonNode frame : classifiedTurn(sequence)) {
             Instant base = Instant.parse(frame.get("occurred_at").asText());
-            frame.get("payload").path("headers").fields().forEachRemaining(header ->
+            frame.get("payload").path("headers").properties().forEach(header ->
                     HintExtractor.forHeader(header.getKey()).ifPresent(extractor ->
                             assertThat(extractor.extract(header.getValue().asText(), base))
                                     .as("%s: %s", header.getKey(), header.getValue())
@@ -105,7 +105,7 @@ class HintSequencesCorpusTest {
         JsonNode payload = frame.get("payload");
         List<Instant> hints = new ArrayList<>();
         if (frame.get("source").asText().equals("http")) {
-            payload.path("headers").fields().forEachRemaining((Map.Entry<String, JsonNode> header) ->
+            payload.path("headers").properties().forEach((Map.Entry<String, JsonNode> header) ->
                     HintExtractor.forHeader(header.getKey())
                             .flatMap(extractor -> extractor.extract(header.getValue().asText(), base))
                             .ifPresent(hints::add));
