@@ -1,6 +1,8 @@
 package io.recourse.evidence;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.recourse.ingress.Frame;
 import java.util.ArrayList;
@@ -9,11 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.generators.Generate;
 
 /**
  * The evidence and the outcome of a turn do not depend on the arrival order of its frames
@@ -24,27 +24,31 @@ import net.jqwik.api.Provide;
  */
 class EvidenceOrderProperties {
 
+    /** Fixed so a failure reproduces on every machine; change it to explore other orders. */
+    private static final long SEED = 0x4F52_4445_0004L;
+
     private static final List<SequenceCorpus.Line> LINES = SequenceCorpus.lines();
 
-    @Provide
-    Arbitrary<SequenceCorpus.Line> lines() {
-        return Arbitraries.of(LINES);
+    @Test
+    void theEvidenceAndOutcomeOfATurnAreIndependentOfArrivalOrder() {
+        theory(300).forAll(Generate.pick(LINES), longs().all()).checkAssert((line, seed) -> {
+            OfflineAssembler inOrder = run(line.frames());
+
+            OfflineAssembler shuffled = run(permute(line.frames(), inOrder, new Random(seed)));
+
+            assertThat(shuffled.closedTurns().keySet()).isEqualTo(inOrder.closedTurns().keySet());
+            inOrder.closedTurns().forEach((key, turn) ->
+                    assertThat(shuffled.closedTurns().get(key).evidence()).as(line.name()).isEqualTo(turn.evidence()));
+            assertThat(shuffled.outcomes()).as(line.name()).isEqualTo(inOrder.outcomes());
+        });
     }
 
-    @Property(tries = 300)
-    void theEvidenceAndOutcomeOfATurnAreIndependentOfArrivalOrder(@ForAll("lines") SequenceCorpus.Line line, @ForAll long seed) {
-        OfflineAssembler inOrder = run(line.frames());
-
-        OfflineAssembler shuffled = run(permute(line.frames(), inOrder, new Random(seed)));
-
-        assertThat(shuffled.closedTurns().keySet()).isEqualTo(inOrder.closedTurns().keySet());
-        inOrder.closedTurns().forEach((key, turn) ->
-                assertThat(shuffled.closedTurns().get(key).evidence()).as(line.name()).isEqualTo(turn.evidence()));
-        assertThat(shuffled.outcomes()).as(line.name()).isEqualTo(inOrder.outcomes());
+    @Test
+    void interleavedSessionsGiveTheSameOutcomesAsEachSessionAlone() {
+        theory(50).forAll(longs().all()).checkAssert(this::interleavedOrderGivesTheSameOutcomes);
     }
 
-    @Property(tries = 50)
-    void interleavedSessionsGiveTheSameOutcomesAsEachSessionAlone(@ForAll long seed) {
+    private void interleavedOrderGivesTheSameOutcomes(long seed) {
         List<Frame> all = new ArrayList<>();
         for (SequenceCorpus.Line line : LINES) {
             for (Frame f : line.frames()) {
@@ -62,6 +66,10 @@ class EvidenceOrderProperties {
         actual.sort(byTurn);
         assertThat(actual).isEqualTo(expected);
         assertThat(shuffled.closedTurns()).isEqualTo(inOrder.closedTurns());
+    }
+
+    private static QuickTheory theory(int examples) {
+        return qt().withFixedSeed(SEED).withExamples(examples);
     }
 
     private static OfflineAssembler run(List<Frame> frames) {
