@@ -11,6 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Parses and validates one record of {@code recourse.agent-frames} into a {@link Frame}
@@ -33,6 +34,9 @@ public final class FrameParser {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    private static final Pattern RFC_3339 = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
 
     private final int maxBytes;
 
@@ -211,8 +215,12 @@ public final class FrameParser {
         if (!node.isTextual()) {
             throw invalid(field, "must be an RFC 3339 date-time string");
         }
-        // RFC 3339 allows lower-case 't'/'z' and requires an offset; ISO_OFFSET_DATE_TIME enforces the offset.
-        String text = node.asText().toUpperCase(Locale.ROOT);
+        // RFC 3339 §5.6: seconds and an offset are required; 't'/'z' may be lower case, 'T' may be a space.
+        String text = node.asText();
+        if (!RFC_3339.matcher(text).matches()) {
+            throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
+        }
+        text = text.toUpperCase(Locale.ROOT).replace(' ', 'T');
         try {
             return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
         } catch (DateTimeParseException e) {

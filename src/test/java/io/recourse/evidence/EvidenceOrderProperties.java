@@ -31,7 +31,7 @@ class EvidenceOrderProperties {
 
     @Test
     void theEvidenceAndOutcomeOfATurnAreIndependentOfArrivalOrder() {
-        theory(300).forAll(Generate.pick(LINES), longs().all()).checkAssert((line, seed) -> {
+        theory(200).forAll(Generate.pick(LINES), longs().all()).checkAssert((line, seed) -> {
             OfflineAssembler inOrder = run(line.frames());
 
             OfflineAssembler shuffled = run(permute(line.frames(), inOrder, new Random(seed)));
@@ -45,7 +45,7 @@ class EvidenceOrderProperties {
 
     @Test
     void interleavedSessionsGiveTheSameOutcomesAsEachSessionAlone() {
-        theory(50).forAll(longs().all()).checkAssert(this::interleavedOrderGivesTheSameOutcomes);
+        theory(25).forAll(longs().all()).checkAssert(this::interleavedOrderGivesTheSameOutcomes);
     }
 
     private void interleavedOrderGivesTheSameOutcomes(long seed) {

@@ -98,6 +98,15 @@ class FrameParserTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"2026-06-01t12:00:00z", "2026-06-01 12:00:00Z", "2026-06-01T14:00:00+02:00"})
+    void rfc3339VariantsAreAccepted(String occurredAt) throws Exception {
+        ObjectNode f = validFrame();
+        f.put("occurred_at", occurredAt);
+
+        assertThat(parser.parse("sess-1/3", bytes(f)).occurredAt()).isEqualTo(Instant.parse("2026-06-01T12:00:00Z"));
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"{not json", "[1,2]", "\"text\"", "null", "{} {}", "", "{\"session_id\":\"a\",\"session_id\":\"b\"}"})
     void aValueThatIsNotExactlyOneJsonObjectIsInvalidJson(String value) {
         FrameRejectedException e = rejection("sess-1/3", value.getBytes(StandardCharsets.UTF_8));
@@ -134,7 +143,7 @@ class FrameParserTest {
     @ParameterizedTest
     @ValueSource(strings = {
             "prompt_generation=-1", "prompt_generation=\"3\"", "prompt_generation=1.5", "prompt_generation=9999999999",
-            "seq=-5", "seq=\"42\"", "occurred_at=\"yesterday\"", "occurred_at=\"2026-06-01T12:00:00\"",
+            "seq=-5", "seq=\"42\"", "occurred_at=\"yesterday\"", "occurred_at=\"2026-06-01T12:00:00\"", "occurred_at=\"2026-06-01T12:00Z\"", "occurred_at=\"2026-13-01T12:00:00Z\"",
             "occurred_at=17000000", "source=\"smoke_signal\"", "source=\"STDERR\"", "payload=[1]", "payload=\"line\"",
             "session_id=7", "session_id=\"\"", "phase=\"warp\"", "profile_kind=\"hybrid\"", "prompt_origin=\"robot\"",
             "agent_type=5", "retry_of_generation=-1", "turn_config=[]", "resume_guarantee=\"yes\""})
