@@ -1,7 +1,9 @@
 package io.recourse.interactive;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -15,10 +17,13 @@ import java.util.Objects;
  */
 public record TimerEntry(TimerKind kind, Instant dueAt, String sessionId) implements Comparable<TimerEntry> {
 
-    /** Instant, then kind, then session id: the order a time-index scan fires entries in. */
+    /**
+     * Instant, then kind, then the session id's UTF-8 bytes (unsigned): the order a time-index scan
+     * fires entries in, equal to the order of their {@link TimerKey}s.
+     */
     public static final Comparator<TimerEntry> ORDER = Comparator.comparing(TimerEntry::dueAt)
             .thenComparing(TimerEntry::kind)
-            .thenComparing(TimerEntry::sessionId);
+            .thenComparing(e -> e.sessionId().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned);
 
     public TimerEntry {
         Objects.requireNonNull(kind, "kind");
