@@ -318,6 +318,17 @@ class InteractiveRecoveryPolicyTest {
         }
 
         @Test
+        void aRetryGenerationCancelledByTheUserDisarmsTheChain() {
+            userPromptFails(1, Code.PROVIDER_OVERLOADED);
+            RetryCommand first = retryDispatchedAs(2);
+
+            Decision d = session.apply(Turns.cancelled(Turns.retry(SESSION, 2, first), session.now));
+
+            assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
+            assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.TURN_CANCELLED);
+        }
+
+        @Test
         void aRetryGenerationThatFailsWithAHardCodeEndsTheChainInManual() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             RetryCommand first = retryDispatchedAs(2);
@@ -404,6 +415,18 @@ class InteractiveRecoveryPolicyTest {
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NEW_PROMPT);
             assertThat(d.recoveryState().generation()).isEqualTo(2);
             assertThat(d.cancelTimers()).containsExactly(new TimerEntry(TimerKind.RETRY, retryAt, SESSION));
+        }
+
+        @Test
+        void anyEventOfALaterGenerationWithoutThePendingCommandDisarms() {
+            userPromptFails(1, Code.PROVIDER_OVERLOADED);
+            TurnContext continuation = Turns.context(SESSION, 2, PromptOrigin.CONTINUATION, null, null, ProfileKind.CONCRETE);
+
+            Decision d = session.apply(Turns.progressed(continuation, session.now));
+
+            assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
+            assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NEW_PROMPT);
+            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
         }
 
         @Test
