@@ -7,7 +7,9 @@ import java.util.Objects;
 /**
  * The interactive owner's numbers (DESIGN §6.2, §6.3, §8). Defaults: 5 attempts at nominal
  * 5, 10, 20, 40, 60 s, jitter ±20 %, {@code rate_limited} only with a hint ≤ 60 s, staleness bound
- * 5 min, dispatch timeout 30 s, session state ttl 7 days.
+ * 5 min, dispatch timeout 30 s, session state ttl 7 days. The constructor throws
+ * {@link IllegalArgumentException} naming the field when the delay list is empty, a duration is not
+ * positive or the jitter ratio is outside [0, 1).
  *
  * @param nominalDelays     delay before attempt {@code i} at index {@code i - 1}; its size is the
  *                          attempt budget ({@code max_attempts})
@@ -20,8 +22,6 @@ import java.util.Objects;
  * @param dispatchTimeout   no ack / TurnStarted within this after {@code max(issued_at, task RUNNING)}
  *                          → {@code manual} ({@code dispatch_unconfirmed})
  * @param sessionTtl        idle state expires this long after the last event when no chain is armed
- * @throws IllegalArgumentException when a delay list is empty, a duration is not positive or the
- *                                  jitter ratio is outside [0, 1)
  */
 public record InteractiveConfig(
         List<Duration> nominalDelays,
@@ -56,6 +56,24 @@ public record InteractiveConfig(
                 Duration.ofMinutes(5),
                 Duration.ofSeconds(30),
                 Duration.ofDays(7));
+    }
+
+    /**
+     * This configuration for a clock running {@code n}× faster (DESIGN §8, demo {@code --time-scale N}):
+     * every duration divided by {@code n}, at least 1 ms; the jitter ratio is unchanged.
+     *
+     * @throws IllegalArgumentException when {@code n} is not a finite number ≥ 1
+     */
+    public InteractiveConfig timeScaled(double n) {
+        if (!(n >= 1) || Double.isInfinite(n)) {
+            throw new IllegalArgumentException("time scale must be a finite number >= 1: " + n);
+        }
+        return new InteractiveConfig(nominalDelays.stream().map(d -> scale(d, n)).toList(), jitterRatio,
+                scale(rateLimitHintMax, n), scale(stalenessBound, n), scale(dispatchTimeout, n), scale(sessionTtl, n));
+    }
+
+    private static Duration scale(Duration d, double n) {
+        return Duration.ofMillis(Math.max(1, Math.round(d.toMillis() / n)));
     }
 
     /** The attempt budget: the number of nominal delays (5 by default). */

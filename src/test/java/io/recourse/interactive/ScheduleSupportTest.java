@@ -40,6 +40,20 @@ class ScheduleSupportTest {
     }
 
     @Test
+    void aTimeScaledConfigurationDividesEveryDurationButKeepsTheJitterRatio() {
+        InteractiveConfig c = InteractiveConfig.defaults().timeScaled(10);
+
+        assertThat(c.nominalDelays()).extracting(Duration::toMillis).containsExactly(500L, 1000L, 2000L, 4000L, 6000L);
+        assertThat(c.rateLimitHintMax()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(c.stalenessBound()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.dispatchTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(c.sessionTtl()).isEqualTo(Duration.ofDays(7).dividedBy(10));
+        assertThat(c.jitterRatio()).isEqualTo(0.2);
+        assertThatThrownBy(() -> InteractiveConfig.defaults().timeScaled(0.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("time scale");
+    }
+
+    @Test
     void anInvalidConfigurationNamesTheOffendingField() {
         assertThatThrownBy(() -> new InteractiveConfig(List.of(Duration.ofSeconds(5)), 0.2, Duration.ZERO,
                 Duration.ofMinutes(5), Duration.ofSeconds(30), Duration.ofDays(7)))
