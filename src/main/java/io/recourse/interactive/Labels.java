@@ -1,15 +1,14 @@
 package io.recourse.interactive;
 
+import io.recourse.evidence.Sanitizer;
 import java.util.regex.Pattern;
 
 /**
  * The default sanitizer of RecoveryState's {@code provider_label} / {@code model_label}
- * (DESIGN §6.5, §9): provider and model ids are short identifiers, so anything that is not one is
- * not shown. Keeps letters, digits and {@code . _ : / @ + -}; any other run of characters becomes
- * {@code _}; at most 64 characters; values shaped like credentials ({@code sk-…},
- * {@code ghp_…}, {@code github_pat_…}) become {@code redacted}; blank → {@code null}. Idempotent.
- * The processor may pass the project's full sanitizer instead
- * ({@link InteractiveRecoveryPolicy#InteractiveRecoveryPolicy(InteractiveConfig, JitterSource, java.util.function.UnaryOperator)}).
+ * (DESIGN §6.5, §9): the project's {@link Sanitizer} first (secrets, URLs, e-mails, opaque ids),
+ * its placeholders turned into plain words ({@code [redacted]} → {@code redacted}), then shaped as
+ * a short identifier: letters, digits and {@code . _ : / @ + -} are kept, any other run of
+ * characters becomes {@code _}, at most {@value #MAX_LENGTH} characters; blank → {@code null}.
  */
 public final class Labels {
 
@@ -17,7 +16,6 @@ public final class Labels {
     public static final int MAX_LENGTH = 64;
 
     private static final Pattern NOT_ALLOWED = Pattern.compile("[^A-Za-z0-9._:/@+\\-]+");
-    private static final Pattern CREDENTIAL = Pattern.compile("(?i)(^|[^A-Za-z0-9])(sk-|ghp_|github_pat_)");
 
     private Labels() {
     }
@@ -27,10 +25,13 @@ public final class Labels {
         if (label == null || label.isBlank()) {
             return null;
         }
-        if (CREDENTIAL.matcher(label).find()) {
-            return "redacted";
-        }
-        String kept = NOT_ALLOWED.matcher(label.strip()).replaceAll("_");
-        return kept.length() > MAX_LENGTH ? kept.substring(0, MAX_LENGTH) : kept;
+        String clean = Sanitizer.sanitize(label.strip())
+                .replace(Sanitizer.TRUNCATED, "")
+                .replace(Sanitizer.REDACTED, "redacted")
+                .replace(Sanitizer.ID, "id")
+                .replace(Sanitizer.EMAIL, "email")
+                .replace(Sanitizer.USER, "user");
+        String shaped = NOT_ALLOWED.matcher(clean).replaceAll("_");
+        return shaped.length() > MAX_LENGTH ? shaped.substring(0, MAX_LENGTH) : shaped;
     }
 }

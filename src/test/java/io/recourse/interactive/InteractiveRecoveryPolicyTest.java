@@ -745,7 +745,7 @@ class InteractiveRecoveryPolicyTest {
 
             Decision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
 
-            assertThat(d.recoveryState().providerLabel()).isEqualTo("redacted");
+            assertThat(d.recoveryState().providerLabel()).isEqualTo("https://x.example");
             assertThat(d.recoveryState().modelLabel()).isEqualTo("model_script_");
         }
 
