@@ -127,8 +127,9 @@ public final class Classifier implements TurnClassifier {
                           : "highest-priority foreground match")
                     + (completed ? "; it may fail a completed turn (on_completed)" : "");
             boolean onFinal = false;
-            for (Signal s : signals) {
-                if (s.kind() == SignalKind.FINAL_CHUNK && winningTrial.signalSeqs().contains(s.seq())) {
+            for (int i = 0; i < signals.size(); i++) {
+                Signal s = signals.get(i);
+                if (s.kind() == SignalKind.FINAL_CHUNK && (surfaced[i] || winningTrial.signalSeqs().contains(s.seq()))) {
                     onFinal = true;
                 }
             }

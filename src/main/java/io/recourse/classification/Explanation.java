@@ -14,8 +14,9 @@ import java.util.Optional;
  * @param verdict          one sentence: why the winner won, or why there is no classification
  * @param evidenceSeqs     {@code seq}s of the signals the winning rule rests on (empty for a
  *                         fallback or no classification)
- * @param restsOnFinalChunk the winner read the final assistant chunk: that chunk <em>is</em> the
- *                         surfaced failure and does not count as assistant output (DESIGN §1)
+ * @param finalChunkIsFailure the turn is classified and its final assistant chunk <em>is</em> the
+ *                         surfaced failure (the winner read it, or a surfaced-failure shape marks
+ *                         it): that chunk does not count as assistant output (DESIGN §1)
  */
 public record Explanation(
         String catalogueVersion,
@@ -24,7 +25,7 @@ public record Explanation(
         Optional<Classification> classification,
         String verdict,
         List<Long> evidenceSeqs,
-        boolean restsOnFinalChunk) {
+        boolean finalChunkIsFailure) {
 
     public Explanation {
         trials = List.copyOf(trials);

@@ -70,6 +70,24 @@ final class SignatureFixtures {
         }
     }
 
+    /** Every non-blank line of a JSONL test resource. */
+    static List<JsonNode> readJson(String resource) {
+        try (InputStream in = SignatureFixtures.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource " + resource);
+            }
+            List<JsonNode> out = new ArrayList<>();
+            for (String raw : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!raw.isBlank()) {
+                    out.add(JSON.readTree(raw));
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static Line parse(JsonNode n) {
         JsonNode sigs = n.has("signals") ? n.get("signals") : JSON.createArrayNode().add(n.get("signal"));
         JsonNode exp = n.path("expected").path("code");
@@ -92,14 +110,75 @@ final class SignatureFixtures {
         return evidence(line, true);
     }
 
+    /** One frame reduced to what the mapping needs: source, inner payload, time, phase. */
+    record Frame(String source, JsonNode payload, Instant at, Phase phase) {
+    }
+
     private static Evidence evidence(Line line, boolean appendEndTurn) {
-        List<JsonNode> frames = new ArrayList<>();
-        line.signals().forEach(frames::add);
+        List<Frame> frames = new ArrayList<>();
+        int i = 0;
+        for (JsonNode f : line.signals()) {
+            frames.add(new Frame(f.path("source").asText(), f.path("payload"), BASE.plusSeconds(i++), line.phase()));
+        }
         boolean hasStop = frames.stream().anyMatch(SignatureFixtures::isStop);
         if (appendEndTurn && !hasStop) {
-            frames.add(JSON.createObjectNode().put("source", "acp_response")
-                    .set("payload", JSON.createObjectNode().put("stopReason", "end_turn")));
+            frames.add(new Frame("acp_response", JSON.createObjectNode().put("stopReason", "end_turn"), BASE.plusSeconds(i),
+                    line.phase()));
         }
+        return evidence("session-" + line.id(), 1, line.agentType(), null, null, line.phase().preStart(), frames);
+    }
+
+    /**
+     * Evidence of generation {@code generation} of a {@code sequences.jsonl} entry: its DESIGN §3
+     * envelopes in {@code seq} order, JSON-RPC wrappers removed, requests dropped, frames after the
+     * terminal frame ignored. Empty when the sequence has no frame of that generation.
+     */
+    static java.util.Optional<Evidence> sequenceTurn(JsonNode sequence, int generation) {
+        List<JsonNode> envelopes = new ArrayList<>();
+        sequence.path("frames").forEach(f -> {
+            if (f.path("prompt_generation").asInt() == generation) {
+                envelopes.add(f);
+            }
+        });
+        if (envelopes.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        envelopes.sort(java.util.Comparator.comparingLong(f -> f.path("seq").asLong()));
+        List<Frame> frames = new ArrayList<>();
+        boolean prompted = false;
+        String provider = null;
+        String model = null;
+        for (JsonNode f : envelopes) {
+            String source = f.path("source").asText();
+            JsonNode p = f.path("payload");
+            Instant at = Instant.parse(f.path("occurred_at").asText());
+            Phase phase = f.hasNonNull("phase") ? WireName.parse(Phase.class, f.get("phase").asText()) : null;
+            provider = f.path("provider_id").asText(provider);
+            model = f.path("model_id").asText(model);
+            switch (source) {
+                case "acp_request" -> prompted |= p.path("method").asText().equals("session/prompt");
+                case "acp_error" -> frames.add(new Frame("acp_error", p.path("error"), at, phase));
+                case "acp_response" -> {
+                    if (p.has("error")) {
+                        frames.add(new Frame("acp_error", p.path("error"), at, phase));
+                    } else {
+                        frames.add(new Frame("acp_response", p.path("result"), at, phase));
+                    }
+                }
+                case "acp_update" -> frames.add(new Frame("acp_update", p.path("params"), at, phase));
+                default -> frames.add(new Frame(source, p, at, phase));
+            }
+            if (!frames.isEmpty() && terminalIndex(frames) >= 0) {
+                break;
+            }
+        }
+        JsonNode first = envelopes.get(0);
+        return java.util.Optional.of(evidence(first.path("session_id").asText(), generation,
+                first.path("agent_type").asText(null), provider, model, !prompted, frames));
+    }
+
+    private static Evidence evidence(String sessionId, int generation, String agentType, String providerId, String modelId,
+                                     boolean launch, List<Frame> frames) {
         int terminal = terminalIndex(frames);
         List<Signal> signals = new ArrayList<>();
         String stopReason = null;
@@ -107,24 +186,28 @@ final class SignatureFixtures {
         boolean tools = false;
         StringBuilder finalRun = new StringBuilder();
         long finalSeq = -1;
+        Instant finalAt = null;
+        Phase finalPhase = null;
         for (int i = 0; i < frames.size(); i++) {
-            JsonNode f = frames.get(i);
+            Frame fr = frames.get(i);
             long seq = i + 1;
-            Instant at = BASE.plusSeconds(i);
-            String source = f.path("source").asText();
-            JsonNode p = f.path("payload");
-            switch (source) {
-                case "acp_error" -> signals.add(signal(seq, at, FrameSource.ACP_ERROR, line.phase(), SignalKind.ERROR,
+            Instant at = fr.at();
+            Phase phase = fr.phase();
+            JsonNode p = fr.payload();
+            switch (fr.source()) {
+                case "acp_error" -> signals.add(signal(seq, at, FrameSource.ACP_ERROR, phase, SignalKind.ERROR,
                         fields("code", text(p.get("code")), "message", text(p.get("message")), "data", text(p.get("data")))));
                 case "acp_response" -> {
                     if (p.has("stopReason")) {
                         stopReason = p.get("stopReason").asText();
-                        signals.add(signal(seq, at, FrameSource.ACP_RESPONSE, line.phase(), SignalKind.STOP,
+                        signals.add(signal(seq, at, FrameSource.ACP_RESPONSE, phase, SignalKind.STOP,
                                 fields("stop_reason", stopReason)));
-                    } else if (p.has("error")) {
-                        signals.add(signal(seq, at, FrameSource.ACP_RESPONSE, line.phase(), SignalKind.ERROR,
-                                fields("code", text(p.get("error").get("code")), "message", text(p.get("error").get("message")),
-                                        "data", text(p.get("error").get("data")))));
+                        JsonNode meta = p.path("_meta");
+                        if (meta.toString().contains("\"sessionFailure\"")) {
+                            // typed failure metadata on the prompt result (assumption: surfaced as update_meta)
+                            signals.add(signal(seq, at, FrameSource.ACP_RESPONSE, phase, SignalKind.UPDATE_META,
+                                    fields("update", "prompt_result", "meta", meta.toString())));
+                        }
                     }
                 }
                 case "acp_update" -> {
@@ -137,34 +220,34 @@ final class SignatureFixtures {
                             if (txt != null && !txt.isBlank() && beforeTerminal) {
                                 finalRun.append(txt); // consecutive chunks form one final run
                                 finalSeq = seq;
+                                finalAt = at;
+                                finalPhase = phase;
                             }
                         }
-                        case "agent_thought_chunk" -> {
-                            if (txt != null && !txt.isBlank() && beforeTerminal) {
-                                output = true;
-                            }
-                        }
-                        case "tool_call", "tool_call_update" -> {
-                            if (beforeTerminal) {
-                                tools = true;
+                        case "agent_thought_chunk", "tool_call", "tool_call_update" -> {
+                            if (beforeTerminal && (type.startsWith("tool_call") || txt != null && !txt.isBlank())) {
+                                if (type.startsWith("tool_call")) {
+                                    tools = true;
+                                } else {
+                                    output = true;
+                                }
+                                if (finalRun.length() > 0) {
+                                    output = true; // an earlier run is ordinary output
+                                    finalRun.setLength(0);
+                                }
                             }
                         }
                         default -> {
                             if (u.has("_meta")) {
-                                signals.add(signal(seq, at, FrameSource.ACP_UPDATE, line.phase(), SignalKind.UPDATE_META,
+                                signals.add(signal(seq, at, FrameSource.ACP_UPDATE, phase, SignalKind.UPDATE_META,
                                         fields("update", type, "meta", u.get("_meta").toString(), "text", txt)));
                             }
                         }
                     }
-                    if (!type.equals("agent_message_chunk") && (type.startsWith("tool_call") || type.equals("agent_thought_chunk"))
-                            && output(finalRun)) {
-                        output = true;
-                        finalRun.setLength(0);
-                    }
                 }
-                case "stderr" -> signals.add(signal(seq, at, FrameSource.STDERR, line.phase(), SignalKind.STDERR,
+                case "stderr" -> signals.add(signal(seq, at, FrameSource.STDERR, phase, SignalKind.STDERR,
                         fields("line", p.path("line").asText(""))));
-                case "exit" -> signals.add(signal(seq, at, FrameSource.EXIT, line.phase(), SignalKind.EXIT,
+                case "exit" -> signals.add(signal(seq, at, FrameSource.EXIT, phase, SignalKind.EXIT,
                         fields("code", text(p.get("code")), "signal", text(p.get("signal")))));
                 case "http" -> {
                     Map<String, String> m = new TreeMap<>();
@@ -175,45 +258,41 @@ final class SignatureFixtures {
                         m.put("header." + h.getKey().toLowerCase(Locale.ROOT), h.getValue().asText());
                     }
                     m.values().removeIf(v -> v == null);
-                    signals.add(signal(seq, at, FrameSource.HTTP, line.phase(), SignalKind.HTTP, m));
+                    signals.add(signal(seq, at, FrameSource.HTTP, phase, SignalKind.HTTP, m));
                 }
-                case "lifecycle" -> signals.add(signal(seq, at, FrameSource.LIFECYCLE, line.phase(), SignalKind.LIFECYCLE,
+                case "lifecycle" -> signals.add(signal(seq, at, FrameSource.LIFECYCLE, phase, SignalKind.LIFECYCLE,
                         fields("event", text(p.get("event")), "message", text(p.get("message")), "phase", text(p.get("phase")))));
-                default -> throw new IllegalArgumentException(line.id() + ": unknown source " + source);
+                default -> throw new IllegalArgumentException(sessionId + ": unknown source " + fr.source());
             }
         }
-        if (output(finalRun)) {
-            signals.add(signal(finalSeq, BASE.plusSeconds(finalSeq - 1), FrameSource.ACP_UPDATE, line.phase(),
-                    SignalKind.FINAL_CHUNK, fields("text", finalRun.toString())));
+        if (finalRun.length() > 0) {
+            signals.add(signal(finalSeq, finalAt, FrameSource.ACP_UPDATE, finalPhase, SignalKind.FINAL_CHUNK,
+                    fields("text", finalRun.toString())));
             signals.sort(java.util.Comparator.comparingLong(Signal::seq).thenComparing(s -> s.kind().ordinal()));
         }
-        Instant terminalAt = BASE.plusSeconds(Math.max(0, frames.size() - 1));
-        Evidence draft = new Evidence("session-" + line.id(), 1, line.agentType(), null, null, line.phase().preStart(),
+        Instant terminalAt = frames.isEmpty() ? BASE : frames.get(terminal >= 0 ? terminal : frames.size() - 1).at();
+        Evidence draft = new Evidence(sessionId, generation, agentType, providerId, modelId, launch,
                 signals, terminalAt, stopReason, output, tools, 0);
-        if (!output(finalRun)) {
+        if (finalRun.length() == 0) {
             return draft;
         }
         // the final chunk counts as output unless it is the surfaced failure (DESIGN §1)
-        boolean surfaced = CLASSIFIER.explain(draft).restsOnFinalChunk();
-        return new Evidence(draft.sessionId(), 1, draft.agentType(), null, null, draft.launch(), signals, terminalAt,
+        boolean surfaced = CLASSIFIER.explain(draft).finalChunkIsFailure();
+        return new Evidence(sessionId, generation, agentType, providerId, modelId, launch, signals, terminalAt,
                 stopReason, output || !surfaced, tools, 0);
     }
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
 
-    private static boolean output(StringBuilder run) {
-        return run.length() > 0;
+    private static boolean isStop(Frame f) {
+        return f.source().equals("acp_response") && f.payload().has("stopReason");
     }
 
-    private static boolean isStop(JsonNode f) {
-        return f.path("source").asText().equals("acp_response") && f.path("payload").has("stopReason");
-    }
-
-    private static int terminalIndex(List<JsonNode> frames) {
+    private static int terminalIndex(List<Frame> frames) {
         for (int i = 0; i < frames.size(); i++) {
-            String s = frames.get(i).path("source").asText();
+            String s = frames.get(i).source();
             if (s.equals("acp_error") || isStop(frames.get(i)) || s.equals("exit")
-                    || s.equals("lifecycle") && frames.get(i).path("payload").path("event").asText().matches("launch_failed|turn_abandoned")) {
+                    || s.equals("lifecycle") && frames.get(i).payload().path("event").asText().matches("launch_failed|turn_abandoned")) {
                 return i;
             }
         }
