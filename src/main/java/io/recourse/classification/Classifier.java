@@ -4,7 +4,7 @@ import io.recourse.classification.Catalogue.Marker;
 import io.recourse.classification.Catalogue.Fallback;
 import io.recourse.classification.Explanation.Trial;
 import io.recourse.classification.Rule.Condition;
-import io.recourse.classification.hints.TimingHints;
+import io.recourse.classification.hints.HintValidator;
 import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
@@ -54,7 +54,7 @@ public final class Classifier implements TurnClassifier {
 
     /** A classifier over {@code catalogue} with the default 7-day hint horizon. */
     public Classifier(Catalogue catalogue) {
-        this(catalogue, TimingHints.DEFAULT_HORIZON);
+        this(catalogue, HintValidator.DEFAULT_HORIZON);
     }
 
     /** A classifier over {@code catalogue}; hints more than {@code horizon} after the terminal frame are dropped. */
@@ -263,7 +263,7 @@ public final class Classifier implements TurnClassifier {
         for (int i = signals.size() - 1; i >= 0; i--) {
             for (String name : rule.hints()) {
                 for (Instant candidate : HintExtractors.extract(name, signals.get(i), MAX_FIELD_CHARS)) {
-                    Optional<Instant> valid = TimingHints.validate(candidate, terminal, horizon);
+                    Optional<Instant> valid = HintValidator.validate(candidate, terminal, horizon);
                     if (valid.isPresent()) {
                         return valid.get();
                     }

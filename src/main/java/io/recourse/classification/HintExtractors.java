@@ -1,9 +1,15 @@
 package io.recourse.classification;
 
-import io.recourse.classification.hints.TimingHints;
+import io.recourse.classification.hints.ClaudeEpochSuffix;
+import io.recourse.classification.hints.EpochInstant;
+import io.recourse.classification.hints.GoDuration;
+import io.recourse.classification.hints.HintValidator;
+import io.recourse.classification.hints.JsonBodyHints;
+import io.recourse.classification.hints.RetryAfterHeader;
+import io.recourse.classification.hints.Rfc3339;
+import io.recourse.classification.hints.TextHints;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,44 +17,31 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The named hint extractors a rule may list under {@code hints} (DESIGN §5.2). Each reads one
  * signal and returns candidate instants (unvalidated, resolved against the signal's
  * {@code occurred_at}); the classifier validates them with
- * {@link TimingHints#validate(Instant, Instant, java.time.Duration)}. The parsing itself lives in
- * {@link TimingHints}: this class only decides which fields each named extractor reads.
+ * {@link HintValidator#validate(Instant, Instant, java.time.Duration)}. The parsing itself lives in
+ * the {@code io.recourse.classification.hints} parsers: this class only decides which signal
+ * fields each named extractor reads and which of several header resets applies.
  */
 final class HintExtractors {
 
-    private static final Pattern BODY_RESETS_AT =
-            Pattern.compile("\"resets?_at\"\\s{0,3}:\\s{0,3}\"?([0-9][0-9T:.Z+-]{8,34})\"?");
-    private static final Pattern BODY_RESETS_IN =
-            Pattern.compile("\"resets?_in_seconds\"\\s{0,3}:\\s{0,3}\"?(\\d{1,9}(?:\\.\\d{1,6})?)");
-    private static final Pattern BODY_RETRY_DELAY =
-            Pattern.compile("\"retry_?delay\"\\s{0,3}:\\s{0,3}\"(\\d{1,9}(?:\\.\\d{1,9})?)s\"", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TEXT_EPOCH =
-            Pattern.compile("(?i)(?<![a-z])(?:reset(?:_time|_at|s_at|s)?|x-ratelimit-reset)\\s{0,2}[:=]\\s{0,2}(\\d{10}|\\d{13})(?!\\d)");
-
     private static final Map<String, BiFunction<Signal, Integer, List<Instant>>> EXTRACTORS = Map.ofEntries(
-            Map.entry("retry_after_header", (s, n) -> header(s, "retry-after", v -> TimingHints.retryAfter(v, s.occurredAt()))),
-            Map.entry("retry_after_ms_header", (s, n) -> header(s, "retry-after-ms", v -> TimingHints.retryAfterMs(v, s.occurredAt()))),
+            Map.entry("retry_after_header", (s, n) -> header(s, "retry-after", v -> RetryAfterHeader.parse(v, s.occurredAt()))),
+            Map.entry("retry_after_ms_header", (s, n) -> header(s, "retry-after-ms", v -> RetryAfterHeader.parseMillis(v, s.occurredAt()))),
             Map.entry("x_ratelimit_reset_headers", (s, n) -> exhausted(s, "x-ratelimit-reset-", "x-ratelimit-remaining-",
-                    v -> TimingHints.goDuration(v).map(d -> s.occurredAt().plus(d)))),
+                    v -> GoDuration.resetAt(v, s.occurredAt()))),
             Map.entry("anthropic_ratelimit_reset_headers", (s, n) -> anthropic(s)),
             Map.entry("codex_usage_reset_headers", (s, n) -> codexUsage(s)),
-            Map.entry("body_resets_at", (s, n) -> texts(s, n, BODY_RESETS_AT,
-                    g -> TimingHints.epoch(g).or(() -> TimingHints.rfc3339(g)))),
-            Map.entry("body_resets_in_seconds", (s, n) -> texts(s, n, BODY_RESETS_IN,
-                    g -> TimingHints.seconds(new BigDecimal(g), s.occurredAt()))),
-            Map.entry("body_retry_delay", (s, n) -> texts(s, n, BODY_RETRY_DELAY,
-                    g -> TimingHints.seconds(new BigDecimal(g), s.occurredAt()))),
-            Map.entry("claude_epoch_suffix", (s, n) -> each(s, n, TimingHints::claudeEpochSuffix)),
-            Map.entry("text_relative", (s, n) -> each(s, n, v -> TimingHints.relativeText(v, s.occurredAt()))),
-            Map.entry("text_zoned_wall_clock", (s, n) -> each(s, n, v -> TimingHints.zonedWallClock(v, s.occurredAt()))),
-            Map.entry("text_epoch_reset", (s, n) -> texts(s, n, TEXT_EPOCH, TimingHints::epoch)));
+            Map.entry("body_resets_at", (s, n) -> each(s, n, JsonBodyHints::resetsAt)),
+            Map.entry("body_resets_in_seconds", (s, n) -> each(s, n, v -> JsonBodyHints.resetsInSeconds(v, s.occurredAt()))),
+            Map.entry("body_retry_delay", (s, n) -> each(s, n, v -> JsonBodyHints.retryDelay(v, s.occurredAt()))),
+            Map.entry("claude_epoch_suffix", (s, n) -> each(s, n, ClaudeEpochSuffix::parse)),
+            Map.entry("text_relative", (s, n) -> each(s, n, v -> TextHints.relative(v, s.occurredAt()))),
+            Map.entry("text_zoned_wall_clock", (s, n) -> each(s, n, v -> TextHints.wallClock(v, s.occurredAt()))),
+            Map.entry("text_epoch_reset", (s, n) -> each(s, n, TextHints::epochField)));
 
     /** Every extractor name a rule may use. */
     static final Set<String> NAMES = EXTRACTORS.keySet();
@@ -109,7 +102,7 @@ final class HintExtractors {
             if (!key.startsWith("header.anthropic-ratelimit-") || !key.endsWith("-reset")) {
                 continue;
             }
-            Optional<Instant> at = TimingHints.rfc3339(e.getValue());
+            Optional<Instant> at = Rfc3339.parse(e.getValue());
             if (at.isEmpty()) {
                 continue;
             }
@@ -129,22 +122,10 @@ final class HintExtractors {
         List<Instant> out = new ArrayList<>();
         for (String window : List.of("primary", "secondary")) {
             String used = s.field("header.x-codex-" + window + "-used-percent");
-            Optional<Instant> at = TimingHints.epoch(s.field("header.x-codex-" + window + "-reset-at"));
+            Optional<Instant> at = EpochInstant.parse(s.field("header.x-codex-" + window + "-reset-at"));
             if (at.isPresent() && used != null && used.trim().matches("\\d{1,3}(\\.\\d{1,4})?")
                     && Double.parseDouble(used.trim()) >= 100) {
                 out.add(at.get());
-            }
-        }
-        return out;
-    }
-
-    private static List<Instant> texts(Signal s, int maxChars, Pattern p,
-                                       java.util.function.Function<String, Optional<Instant>> parse) {
-        List<Instant> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : s.fields().entrySet()) {
-            Matcher m = p.matcher(Rule.bound(e.getValue(), maxChars));
-            if (m.find()) {
-                parse.apply(m.group(1)).ifPresent(out::add);
             }
         }
         return out;
