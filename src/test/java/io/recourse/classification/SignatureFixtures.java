@@ -44,7 +44,8 @@ final class SignatureFixtures {
     }
 
     /** One parsed corpus/fixture line. */
-    record Line(String id, String agentType, Phase phase, String kind, Code expected, JsonNode signals, String why) {
+    record Line(String id, String agentType, Phase phase, String kind, Code expected, JsonNode signals, String why,
+                JsonNode raw) {
 
         @Override
         public String toString() {
@@ -94,7 +95,7 @@ final class SignatureFixtures {
         Code code = exp.isNull() || exp.isMissingNode() ? null : Code.fromWire(exp.asText());
         String agent = n.path("agent_type").isNull() ? null : n.path("agent_type").asText(null);
         Phase phase = n.hasNonNull("phase") ? WireName.parse(Phase.class, n.get("phase").asText()) : Phase.STREAMING;
-        return new Line(n.get("id").asText(), agent, phase, n.path("kind").asText(), code, sigs, n.path("why").asText());
+        return new Line(n.get("id").asText(), agent, phase, n.path("kind").asText(), code, sigs, n.path("why").asText(), n);
     }
 
     /**
