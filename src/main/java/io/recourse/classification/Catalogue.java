@@ -377,7 +377,7 @@ public final class Catalogue {
                     throw new CatalogueException(id, "regex /" + re + "/ rejected: " + unsafe);
                 }
                 try {
-                    int flags = key.equals("regex_ci") ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0;
+                    int flags = key.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0; // ASCII case folding: provider texts are ASCII, and it is several times faster
                     return new FieldMatch(MatchType.REGEX, null, Pattern.compile(re, flags), null);
                 } catch (PatternSyntaxException e) {
                     throw new CatalogueException(id, "regex /" + re + "/ does not compile: " + e.getDescription(), e);
