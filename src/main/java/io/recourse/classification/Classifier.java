@@ -75,11 +75,16 @@ public final class Classifier implements TurnClassifier {
 
     @Override
     public Optional<Classification> classify(Evidence evidence) {
-        return explain(evidence).classification();
+        return run(evidence, false).classification();
     }
 
     /** Classifies {@code evidence} and reports every rule tried and why the winner won. */
     public Explanation explain(Evidence evidence) {
+        return run(evidence, true);
+    }
+
+    /** {@code detailed}: build the human-readable trial details (explain) or skip them (classify). */
+    private Explanation run(Evidence evidence, boolean detailed) {
         List<Signal> signals = evidence.signals();
         if (signals.size() > MAX_SIGNALS) {
             signals = signals.subList(signals.size() - MAX_SIGNALS, signals.size());
@@ -98,7 +103,7 @@ public final class Classifier implements TurnClassifier {
         Rule backgroundWinner = null;
         Trial backgroundTrial = null;
         for (Rule rule : catalogue.rules()) {
-            Trial t = evaluate(rule, evidence, signals, background, surfaced, completed);
+            Trial t = evaluate(rule, evidence, signals, background, surfaced, completed, detailed);
             trials.add(t);
             if (!t.matched()) {
                 continue;
@@ -180,12 +185,12 @@ public final class Classifier implements TurnClassifier {
     }
 
     private Trial evaluate(Rule rule, Evidence e, List<Signal> signals, boolean[] background, boolean[] surfaced,
-                           boolean completed) {
+                           boolean completed, boolean detailed) {
         if (!rule.appliesToAgent(e.agentType())) {
-            return miss(rule, "agent " + e.agentType() + " is out of scope " + rule.agents());
+            return miss(rule, detailed ? "agent " + e.agentType() + " is out of scope " + rule.agents() : "");
         }
         if (!rule.appliesToProvider(e.providerId())) {
-            return miss(rule, "provider " + e.providerId() + " is out of scope " + rule.providers());
+            return miss(rule, detailed ? "provider " + e.providerId() + " is out of scope " + rule.providers() : "");
         }
         boolean[] eligible = new boolean[signals.size()];
         for (int i = 0; i < signals.size(); i++) {
@@ -199,7 +204,7 @@ public final class Classifier implements TurnClassifier {
             }
             for (int i = 0; i < signals.size(); i++) {
                 if (eligible[i] && c.hits(signals.get(i), MAX_FIELD_CHARS)) {
-                    return miss(rule, "excluded: " + c.describe() + " holds on seq " + signals.get(i).seq());
+                    return miss(rule, detailed ? "excluded: " + c.describe() + " holds on seq " + signals.get(i).seq() : "");
                 }
             }
         }
@@ -229,7 +234,7 @@ public final class Classifier implements TurnClassifier {
                 }
             }
             if (chosen < 0) {
-                return miss(rule, "no " + (rule.sequence() && from > 0 ? "later " : "") + "signal where " + c.describe());
+                return miss(rule, detailed ? "no " + (rule.sequence() && from > 0 ? "later " : "") + "signal where " + c.describe() : "");
             }
             from = chosen + 1;
             seqs.add(signals.get(chosen).seq());
@@ -237,12 +242,12 @@ public final class Classifier implements TurnClassifier {
             anySurfaced |= surfaced[chosen];
         }
         if (completed && !anySurfaced) {
-            return miss(rule, "conditions hold on seq " + seqs
-                    + ", but the turn completed and none of them is a surfaced failure");
+            return miss(rule, detailed ? "conditions hold on seq " + seqs
+                    + ", but the turn completed and none of them is a surfaced failure" : "");
         }
         boolean bg = rule.background() || allBackground;
         return new Trial(rule.id(), rule.priority(), true, bg, seqs,
-                "matched on seq " + seqs + (bg ? " (background)" : ""));
+                detailed ? "matched on seq " + seqs + (bg ? " (background)" : "") : "");
     }
 
     private static Trial miss(Rule rule, String why) {
