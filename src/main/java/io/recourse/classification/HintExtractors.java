@@ -33,6 +33,7 @@ final class HintExtractors {
             Map.entry("retry_after_ms_header", (s, n) -> header(s, "retry-after-ms", v -> RetryAfterHeader.parseMillis(v, s.occurredAt()))),
             Map.entry("x_ratelimit_reset_headers", (s, n) -> exhausted(s, "x-ratelimit-reset-", "x-ratelimit-remaining-",
                     v -> GoDuration.resetAt(v, s.occurredAt()))),
+            // RFC 3339 per limit; epoch seconds for the unified (subscription) limits
             Map.entry("anthropic_ratelimit_reset_headers", (s, n) -> anthropic(s)),
             Map.entry("codex_usage_reset_headers", (s, n) -> codexUsage(s)),
             Map.entry("body_resets_at", (s, n) -> each(s, n, JsonBodyHints::resetsAt)),
@@ -102,7 +103,7 @@ final class HintExtractors {
             if (!key.startsWith("header.anthropic-ratelimit-") || !key.endsWith("-reset")) {
                 continue;
             }
-            Optional<Instant> at = Rfc3339.parse(e.getValue());
+            Optional<Instant> at = Rfc3339.parse(e.getValue()).or(() -> EpochInstant.parse(e.getValue()));
             if (at.isEmpty()) {
                 continue;
             }
