@@ -130,7 +130,7 @@ public final class Classifier implements TurnClassifier {
             String verdict = "rule " + winner.id() + " (priority " + winner.priority() + ") is the "
                     + (bg ? "highest-priority match; it rests only on background signals, so confidence is at most medium"
                           : "highest-priority foreground match")
-                    + (completed ? "; it may fail a completed turn (on_completed)" : "");
+                    + (completed ? "; it rests on a surfaced failure, so the completed turn failed" : "");
             boolean onFinal = false;
             for (int i = 0; i < signals.size(); i++) {
                 Signal s = signals.get(i);
