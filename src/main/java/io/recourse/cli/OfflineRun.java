@@ -80,9 +80,9 @@ final class OfflineRun {
             }
         }
         StringBuilder summary = new StringBuilder()
-                .append(name).append(": ").append(counts.lines()).append(" lines, ")
-                .append(counts.frames()).append(" frames accepted, ").append(counts.rejected()).append(" rejected; ")
-                .append(closed).append(" turns closed, ").append(open.size()).append(" open");
+                .append(name).append(": ").append(plural(counts.lines(), "line")).append(", ")
+                .append(plural(counts.frames(), "frame")).append(" accepted, ").append(counts.rejected()).append(" rejected; ")
+                .append(plural(closed, "turn")).append(" closed, ").append(open.size()).append(" open");
         for (String counter : List.of("duplicate_frames", "late_after_close", "dropped_signals")) {
             if (assembler.counter(counter) > 0) {
                 summary.append("; ").append(counter).append('=').append(assembler.counter(counter));
@@ -90,10 +90,14 @@ final class OfflineRun {
         }
         err.println(summary);
         if (!open.isEmpty()) {
-            err.println("open at end of input, no outcome: " + open.size() + " turn" + (open.size() == 1 ? "" : "s") + " ("
+            err.println("open at end of input, no outcome: " + plural(open.size(), "turn") + " ("
                     + String.join(", ", open.subList(0, Math.min(open.size(), MAX_LISTED_OPEN)))
                     + (open.size() > MAX_LISTED_OPEN ? ", …" : "") + ")");
         }
         err.flush();
+    }
+
+    private static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

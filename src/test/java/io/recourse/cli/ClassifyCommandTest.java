@@ -121,7 +121,7 @@ class ClassifyCommandTest {
                 .contains("line 4: invalid_field: field source must be one of")
                 .contains("line 5: oversized: ")
                 .contains("line 6: invalid_json: ")
-                .contains("7 lines, 2 frames accepted, 5 rejected; 1 turns closed, 0 open")
+                .contains("7 lines, 2 frames accepted, 5 rejected; 1 turn closed, 0 open")
                 .doesNotContain(CANARY);
         assertThat(run.objects()).singleElement().satisfies(t -> assertThat(t.get("code").asText()).isEqualTo("provider_overloaded"));
     }
@@ -146,7 +146,7 @@ class ClassifyCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.objects()).extracting(o -> o.get("session_id").asText()).containsExactly("s1");
-        assertThat(run.err()).contains("1 turns closed, 2 open").contains("open at end of input, no outcome: 2 turns (open-a/1, open-b/2)");
+        assertThat(run.err()).contains("1 turn closed, 2 open").contains("open at end of input, no outcome: 2 turns (open-a/1, open-b/2)");
     }
 
     @Test
@@ -249,5 +249,13 @@ class ClassifyCommandTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.err()).contains("line 1: missing_field");
         assertThat(run.objects()).hasSize(1);
+    }
+
+    @Test
+    void helpListsTheOfflineCommands() {
+        Cli.Run run = Cli.run("--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("classify").contains("catalogue");
     }
 }
