@@ -779,16 +779,17 @@ public final class OfficeRouter {
         }
     }
 
+    /** Arms {@code t}; the owner applies {@code cancel} before {@code arm}, so the pair is consistent. */
     private static void arm(Ctx x, TimerEntry t) {
-        if (!x.cancel.remove(t)) {
-            x.arm.add(t);
-        } else {
+        x.cancel.remove(t);
+        if (!x.arm.contains(t)) {
             x.arm.add(t);
         }
     }
 
     private static void cancel(Ctx x, TimerEntry t) {
-        if (!x.arm.remove(t)) {
+        x.arm.remove(t);
+        if (!x.cancel.contains(t)) {
             x.cancel.add(t);
         }
     }
