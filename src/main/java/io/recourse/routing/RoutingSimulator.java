@@ -41,6 +41,7 @@ public final class RoutingSimulator {
     private final TreeSet<TimerEntry> timers = new TreeSet<>(TimerEntry.ORDER);
     private final List<String> timeline = new ArrayList<>();
     private final List<Decision> decisions = new ArrayList<>();
+    private final List<Instant> decisionTimes = new ArrayList<>();
     private final List<RouteCommand> commands = new ArrayList<>();
     private final Map<String, ProviderHealth> healthTable = new java.util.TreeMap<>();
     private final Map<String, ParkedRun> parkedRuns = new java.util.TreeMap<>();
@@ -180,6 +181,11 @@ public final class RoutingSimulator {
         return List.copyOf(decisions);
     }
 
+    /** The processing instant of each decision in {@link #decisions()}, index for index. */
+    public List<Instant> decisionTimes() {
+        return List.copyOf(decisionTimes);
+    }
+
     /** The latest ProviderHealth per health key. */
     public Map<String, ProviderHealth> healthTable() {
         return Map.copyOf(healthTable);
@@ -223,6 +229,7 @@ public final class RoutingSimulator {
     private Decision feed(String label, Object input) {
         Decision d = router.decide(input, state, now);
         decisions.add(d);
+        decisionTimes.add(now);
         state = d.state();
         d.cancel().forEach(timers::remove);
         timers.addAll(d.arm());
