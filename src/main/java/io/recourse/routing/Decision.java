@@ -14,12 +14,15 @@ import java.util.List;
  * @param arm       time-index entries to add
  * @param cancel    time-index entries to remove
  * @param notes     human-readable trace of the decision (why inputs were ignored, etc.)
+ * @param changedRuns ids of the runs whose {@link Run} changed (store them) or ended (absent from
+ *                  {@code state}: delete them), including internal-only changes that publish no RunState
  */
 public record Decision(WorkspaceState state, List<RouteCommand> commands, List<RunState> runStates,
         List<RouteAttempt> attempts, List<ProviderHealth> health, List<ParkedRunChange> parked,
-        List<TimerEntry> arm, List<TimerEntry> cancel, List<String> notes) {
+        List<TimerEntry> arm, List<TimerEntry> cancel, List<String> notes, List<String> changedRuns) {
 
     public Decision {
+        changedRuns = List.copyOf(changedRuns);
         commands = List.copyOf(commands);
         runStates = List.copyOf(runStates);
         attempts = List.copyOf(attempts);

@@ -28,6 +28,15 @@ import java.util.function.Function;
  * stores {@link Decision#state()}, writes the records and applies the timer changes. Nothing here
  * reads a clock or a random source: {@code now} and the {@link JitterSource} are injected.
  *
+ * <p>Readings of the design made here: the owner's retried turn showing progress both releases the
+ * waiters and writes the scope {@code healthy} (the short phase is over); a completed turn on a
+ * scope releases any cooldown on it; an owner that leaves for a reason that says nothing about the
+ * provider (failed ack, dispatch timeout, a control, RunFinished) keeps the cooldown until its own
+ * expiry; weak (below {@code high}) pre-start evidence never retries or degrades — it may skip to
+ * the next candidate like {@code unknown_provider_error}, else declines; a short-phase exhaustion
+ * degrades the scope whatever {@code on_exhausted} says; {@code try_next_now} only applies when
+ * another candidate exists.
+ *
  * <p>Rules implemented (each method's Javadoc names its own): short same-route phase with one
  * cooldown owner per scope and waiters released on the owner's progress or completion,
  * re-evaluated on its exhaustion, and released by the cooldown's own expiry; degradation and
@@ -388,13 +397,21 @@ public final class OfficeRouter {
                 b.updatedAt = x.now;
                 arm(x, new TimerEntry(TimerKind.ROUTE_COMMAND_DUE, v.dueAt(), b.runId));
                 if (v.health() == Verdict.HealthEffect.SHORT_RETRY) {
-                    List<String> waiters = List.of();
+                    // keep every waiter: the run's own cooldown (possibly on another scope) and any
+                    // lapsed cooldown of another owner on this scope whose expiry has not fired yet
+                    LinkedHashSet<String> merged = new LinkedHashSet<>();
+                    Cooldown here = x.cooldowns.get(scope);
+                    if (here != null) {
+                        merged.addAll(here.waiters());
+                    }
                     if (own != null) {
-                        waiters = own.waiters();
+                        merged.addAll(own.waiters());
                         if (!own.scope().equals(scope)) {
                             removeCooldown(x, own.scope());
                         }
                     }
+                    merged.remove(b.runId);
+                    List<String> waiters = List.copyOf(merged);
                     putCooldown(x, new Cooldown(scope, b.runId, v.ordinal(), v.dueAt(),
                             v.dueAt().plus(settings.dispatchTimeout()).plus(settings.cooldownGrace()), waiters));
                     for (String w : waiters) {
@@ -747,6 +764,11 @@ public final class OfficeRouter {
     }
 
     private void setHealth(Ctx x, ProviderHealth h) {
+        ProviderHealth prev = x.health.get(h.key());
+        if (prev != null && prev.state() == h.state() && Objects.equals(prev.code(), h.code())
+                && Objects.equals(prev.retryAt(), h.retryAt()) && prev.backoffStep() == h.backoffStep()) {
+            return; // the same health again (e.g. the 20th run hitting the same reset): no new record
+        }
         x.health.put(h.key(), h);
         x.healthOut.remove(h.key());
         x.healthOut.put(h.key(), h);
@@ -871,8 +893,10 @@ public final class OfficeRouter {
                 }
             }
             WorkspaceState after = new WorkspaceState(workspaceId, runs, health, cooldowns);
+            List<String> changedIds = changed.stream()
+                    .filter(id -> !Objects.equals(before.runs().get(id), runs.get(id))).toList();
             return new Decision(after, commands, states, attempts, new ArrayList<>(healthOut.values()), parked, arm,
-                    cancel, notes);
+                    cancel, notes, changedIds);
         }
     }
 

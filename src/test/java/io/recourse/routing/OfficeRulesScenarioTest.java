@@ -213,6 +213,24 @@ class OfficeRulesScenarioTest {
         }
 
         @Test
+        void waitersOfALapsedCooldownAreKeptWhenAnotherRunTakesTheScopeOver() {
+            RoutingSimulator sim = simulator(threeCandidates());
+            sim.request("r1", PROFILE);
+            sim.request("r2", PROFILE);
+            sim.request("r3", PROFILE);
+            sim.fail("r1", Code.MODEL_CAPACITY);
+            sim.fail("r2", Code.MODEL_CAPACITY); // r2 waits on r1's cooldown
+            Instant expiry = sim.state().cooldowns().get(GPT5).expiresAt();
+            // the cooldown has lapsed but its expiry has not fired when r3 fails on the scope
+            Decision d = new OfficeRouter(RoutingSettings.DEFAULTS, JitterSource.none(), Map.of(PROFILE, threeCandidates())::get)
+                    .onSessionEvent(new TurnOutcome(sim.currentContext("r3"), Outcome.FAILED, false, "end_turn", false,
+                            false, true, high(Code.MODEL_CAPACITY), expiry, expiry), sim.state(), expiry);
+            Cooldown taken = d.state().cooldowns().get(GPT5);
+            assertThat(taken.ownerRunId()).isEqualTo("r3");
+            assertThat(taken.waiters()).contains("r2");
+        }
+
+        @Test
         void aModelScopedCooldownDoesNotHoldARunOnAnotherModelOfTheSameProvider() {
             CandidateRef mini = new CandidateRef("codex-mini", "openai", "gpt-5-mini");
             RouteConfig other = RouteConfig.defaultFor("dyn-mini", List.of(mini));
