@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A validated, normalized dynamic profile document (DESIGN §7.1):
  * {@code {dynamic_profile_id, version: 1, fallback_enabled, candidates: [...]}}. Build one with
- * {@link RouteConfigReader#read(String)} (normalizes legacy maps and validates) or construct it and
+ * {@link RouteConfigJson#read(String)} (normalizes legacy maps and validates) or construct it and
  * check it with {@link RouteConfigValidator#validate(RouteConfig)}.
  *
  * @param fallbackEnabled when false only {@code candidates[0]} is ever routed to: an exhausted

@@ -322,7 +322,7 @@ public final class RoutingSimulator {
                 d.toMillisPart());
     }
 
-    /** Unused-session guard for tests: the dispatcher's current session of a run, or {@code null}. */
+    /** The simulated dispatcher's current session of a run, or {@code null} before its first dispatch. */
     public String sessionOf(String runId) {
         Turn t = turns.get(runId);
         return t == null ? null : t.sessionId();

@@ -231,6 +231,19 @@ class OfficeRulesScenarioTest {
         }
 
         @Test
+        void aProviderScopedCooldownHoldsARunOnAnyModelOfTheProvider() {
+            CandidateRef mini = new CandidateRef("codex-mini", "openai", "gpt-5-mini");
+            OfficeRouter router = new OfficeRouter(RoutingSettings.DEFAULTS, JitterSource.none(),
+                    Map.of(PROFILE, threeCandidates(), "dyn-mini", RouteConfig.defaultFor("dyn-mini", List.of(mini)))::get);
+            RoutingSimulator sim = new RoutingSimulator(router, WS, T0);
+            sim.request("r1", PROFILE);
+            sim.fail("r1", Code.PROVIDER_OVERLOADED); // scope provider: (ws, openai)
+            Decision d = sim.request("r2", "dyn-mini");
+            assertThat(d.commands()).isEmpty();
+            assertThat(sim.run("r2").waitingOn()).isEqualTo(OPENAI);
+        }
+
+        @Test
         void aModelScopedCooldownDoesNotHoldARunOnAnotherModelOfTheSameProvider() {
             CandidateRef mini = new CandidateRef("codex-mini", "openai", "gpt-5-mini");
             RouteConfig other = RouteConfig.defaultFor("dyn-mini", List.of(mini));
@@ -288,6 +301,48 @@ class OfficeRulesScenarioTest {
             assertThat(d.attempts()).extracting(RouteAttempt::outcome)
                     .containsExactly(AttemptOutcome.SKIPPED_USER_ACTION, AttemptOutcome.LAUNCHED);
             assertThat(d.commands().get(0).candidate()).isEqualTo(CLAUDE);
+        }
+    }
+
+    @Nested
+    class WaitForResetPolicy {
+
+        private RouteConfig waitOn() {
+            RouteConfig cfg = threeCandidates();
+            return new RouteConfig(cfg.dynamicProfileId(), 1, true, cfg.candidates().stream()
+                    .map(c -> new Candidate(c.executionProfileId(), c.providerId(), c.modelId(), new Policies(
+                            ClassPolicy.DEFAULT_TRANSIENT, ClassPolicy.DEFAULT_HARD.withWaitForReset(WaitForReset.upTo(3600)))))
+                    .toList());
+        }
+
+        @Test
+        void aResetWithinMaxWaitIsWaitedForOnTheSameRouteOncePerClassPerRouteCycle() {
+            RoutingSimulator sim = simulator(waitOn());
+            sim.request("r1", PROFILE);
+            Instant reset = T0.plusSeconds(600);
+            sim.fail("r1", RoutingSimulator.classification(Code.QUOTA_LIMITED, Confidence.HIGH, null, reset), false, false);
+            assertThat(sim.run("r1").status()).isEqualTo(RunStatus.WAITING_FOR_PROVIDER_CAPACITY);
+            assertThat(sim.run("r1").wakeAt()).isEqualTo(reset);
+            assertThat(sim.run("r1").parked()).isFalse();
+            sim.advanceTo(reset);
+            assertThat(lastCommand(sim, "r1").candidate()).isEqualTo(CODEX);
+            assertThat(lastCommand(sim, "r1").issuedAt()).isEqualTo(reset);
+            // the second reset in the same cycle is not waited for: the route is skipped
+            sim.fail("r1", RoutingSimulator.classification(Code.QUOTA_LIMITED, Confidence.HIGH, null, reset.plusSeconds(600)),
+                    false, false);
+            assertThat(lastCommand(sim, "r1").candidate()).isEqualTo(CLAUDE);
+        }
+
+        @Test
+        void aResetWaitDoesNotSpendTheTransientRetryBudget() {
+            RoutingSimulator sim = simulator(waitOn());
+            sim.request("r1", PROFILE);
+            Instant reset = T0.plusSeconds(600);
+            sim.fail("r1", RoutingSimulator.classification(Code.QUOTA_LIMITED, Confidence.HIGH, null, reset), false, false);
+            sim.advanceTo(reset);
+            sim.fail("r1", Code.PROVIDER_UNAVAILABLE);
+            assertThat(sim.run("r1").retryOrdinal()).isEqualTo(1);
+            assertThat(sim.run("r1").maxRetries()).isEqualTo(3);
         }
     }
 
