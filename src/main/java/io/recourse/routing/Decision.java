@@ -14,8 +14,9 @@ import java.util.List;
  * @param arm       time-index entries to add
  * @param cancel    time-index entries to remove
  * @param notes     human-readable trace of the decision (why inputs were ignored, etc.)
- * @param changedRuns ids of the runs whose {@link Run} changed (store them) or ended (absent from
- *                  {@code state}: delete them), including internal-only changes that publish no RunState
+ * @param changedRuns ids of the runs whose {@link Run} changed (store them) or ended — finished or
+ *                  expired, absent from {@code state}: delete them — including internal-only changes
+ *                  that publish no RunState
  */
 public record Decision(WorkspaceState state, List<RouteCommand> commands, List<RunState> runStates,
         List<RouteAttempt> attempts, List<ProviderHealth> health, List<ParkedRunChange> parked,

@@ -320,6 +320,19 @@ public final class OfficeRouter {
                 }
                 releaseCooldown(x, cd.scope(), "cooldown_expired");
             }
+            case RUN_EXPIRY -> {
+                Run run = x.runs.get(t.id());
+                if (run == null || run.updatedAt() == null || !t.due().equals(run.updatedAt().plus(settings.runRetention()))) {
+                    return x.note(t.id() + ": stale run_expiry ignored").finish();
+                }
+                Run.Builder b = run.toBuilder();
+                cancelRunTimers(x, b);
+                unpark(x, b);
+                leaveCooldown(x, b);
+                x.runs.remove(run.runId());
+                x.changed.add(run.runId());
+                x.note(run.runId() + ": run state expired " + settings.runRetention().toDays() + " days after its last event");
+            }
             case PARKED_WAKE -> {
                 Run run = x.runs.get(t.id());
                 if (run == null || !run.parked() || !t.due().equals(run.wakeAt())) {
@@ -880,6 +893,22 @@ public final class OfficeRouter {
         }
 
         Decision finish() {
+            // every changed run's last event is now: its state expires a retention after it (DESIGN §7)
+            for (String id : changed) {
+                Run r = runs.get(id);
+                Run old = before.runs().get(id);
+                if (old != null && old.updatedAt() != null && !old.updatedAt().equals(now) && !old.equals(r)) {
+                    OfficeRouter.cancel(this, expiryOf(old));
+                }
+                if (r != null && !r.equals(old)) {
+                    if (!now.equals(r.updatedAt())) {
+                        Run.Builder b = r.toBuilder();
+                        b.updatedAt = now;
+                        runs.put(id, b.build());
+                    }
+                    OfficeRouter.arm(this, new TimerEntry(TimerKind.RUN_EXPIRY, now.plus(settings.runRetention()), id));
+                }
+            }
             List<RunState> states = new ArrayList<>();
             for (String id : changed) {
                 Run r = runs.containsKey(id) ? runs.get(id) : finished.get(id);
@@ -898,6 +927,10 @@ public final class OfficeRouter {
             return new Decision(after, commands, states, attempts, new ArrayList<>(healthOut.values()), parked, arm,
                     cancel, notes, changedIds);
         }
+    }
+
+    private TimerEntry expiryOf(Run r) {
+        return new TimerEntry(TimerKind.RUN_EXPIRY, r.updatedAt().plus(settings.runRetention()), r.runId());
     }
 
     private static boolean sameVisible(RunState a, RunState b) {

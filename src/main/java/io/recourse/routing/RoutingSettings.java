@@ -15,17 +15,18 @@ import java.util.List;
  * @param ladderJitter     ± fraction of a health ladder step (0.25)
  * @param ladder           the health ladder (2, 5, 10, 20, 60 min); the last step repeats
  * @param maxDelay         cap of a computed same-route delay (24 h)
+ * @param runRetention     a run's state ends this long after its last event (7 days)
  */
 public record RoutingSettings(Duration dispatchTimeout, Duration stalenessBound, int maxRouteAttempts,
         Duration cooldownGrace, Duration shortHintMax, double retryJitter, double ladderJitter, List<Duration> ladder,
-        Duration maxDelay) {
+        Duration maxDelay, Duration runRetention) {
 
     /** The design's numbers. */
     public static final RoutingSettings DEFAULTS = new RoutingSettings(Duration.ofSeconds(30), Duration.ofMinutes(5), 20,
             Duration.ofSeconds(60), Duration.ofSeconds(60), 0.20, 0.25,
             List.of(Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofMinutes(20),
                     Duration.ofMinutes(60)),
-            Duration.ofHours(24));
+            Duration.ofHours(24), Duration.ofDays(7));
 
     public RoutingSettings {
         ladder = List.copyOf(ladder);

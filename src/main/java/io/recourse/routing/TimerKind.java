@@ -15,7 +15,9 @@ public enum TimerKind implements WireName {
     /** A scope's cooldown ends by itself (owner's last retry_at + dispatch timeout + 60 s). */
     COOLDOWN_EXPIRY((byte) 3),
     /** A parked run's wake. */
-    PARKED_WAKE((byte) 4);
+    PARKED_WAKE((byte) 4),
+    /** A run's state ends 7 days after its last event (DESIGN §7). */
+    RUN_EXPIRY((byte) 5);
 
     private final byte code;
 

@@ -614,6 +614,31 @@ class OfficeRulesScenarioTest {
         }
 
         @Test
+        void aRunsStateExpiresSevenDaysAfterItsLastEvent() {
+            RoutingSimulator sim = simulator(threeCandidates().withFallbackEnabled(false));
+            sim.request("r1", PROFILE);
+            sim.fail("r1", Code.AUTH_REQUIRED); // blocked: no timer of its own
+            Instant last = sim.now();
+            sim.advanceTo(last.plus(Duration.ofDays(7)).minusMillis(1));
+            assertThat(sim.run("r1")).isNotNull();
+            sim.advanceTo(last.plus(Duration.ofDays(7)));
+            assertThat(sim.run("r1")).isNull();
+            assertThat(sim.parkedRuns()).doesNotContainKey("r1");
+        }
+
+        @Test
+        void aLaterEventPushesTheRunsExpiryBack() {
+            RoutingSimulator sim = simulator(threeCandidates());
+            sim.request("r1", PROFILE);
+            sim.advance(Duration.ofDays(6));
+            sim.complete("r1");
+            sim.advance(Duration.ofDays(6));
+            assertThat(sim.run("r1")).isNotNull();
+            assertThat(sim.timers()).filteredOn(t -> t.kind() == TimerKind.RUN_EXPIRY).singleElement()
+                    .satisfies(t -> assertThat(t.due()).isEqualTo(T0.plus(Duration.ofDays(13))));
+        }
+
+        @Test
         void runFinishedEndsTheRunsStateAndReleasesItsPark() {
             RoutingSimulator sim = simulator(threeCandidates().withFallbackEnabled(false));
             sim.request("r1", PROFILE);
