@@ -1,0 +1,204 @@
+package io.recourse.runtime;
+
+import io.recourse.streams.DeadLetterDeserializationHandler;
+import io.recourse.streams.DeadLetterProcessingHandler;
+import io.recourse.streams.RecourseTopology;
+import io.recourse.streams.Topics;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs Recourse (STYLE.md: the lifecycle apart from the pure topology builder): starts the
+ * embedded broker when no {@code bootstrap.servers} is configured, creates absent topics when
+ * told to ({@link RecourseConfig#createTopics()}), runs the {@link StartupChecks}, then starts
+ * Kafka Streams on {@link RecourseTopology#build} and waits for {@code RUNNING}.
+ *
+ * <p>Streams is configured on purpose: {@code processing.guarantee} from the configuration
+ * (default {@code exactly_once_v2}), the dead-letter deserialization and processing exception
+ * handlers (bad input goes to {@code recourse.dlq}, the thread keeps running),
+ * {@code ensure.explicit.internal.resource.naming=true}, and a stream-thread exception handler
+ * that shuts the client down (exit non-zero) when a stream thread dies. {@link #close()} stops Streams and then the broker;
+ * {@link #runUntilStopped()} does so on SIGTERM/SIGINT through a shutdown hook.
+ */
+public final class RecourseRunner implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecourseRunner.class);
+    /** How long {@link #start()} waits for Streams to reach RUNNING. */
+    public static final Duration RUNNING_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final RecourseConfig config;
+    private final Function<RecourseConfig, Topology> topologyBuilder;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private EmbeddedKafkaBroker broker;
+    private KafkaStreams streams;
+    private String bootstrapServers;
+    private List<String> createdTopics = List.of();
+    private volatile boolean failed;
+
+    /** A runner for {@code config} with the Recourse topology. */
+    public RecourseRunner(RecourseConfig config) {
+        this(config, RecourseTopology::build);
+    }
+
+    /** A runner with another topology builder (tests). */
+    public RecourseRunner(RecourseConfig config, Function<RecourseConfig, Topology> topologyBuilder) {
+        this.config = config;
+        this.topologyBuilder = topologyBuilder;
+    }
+
+    /**
+     * Starts everything and blocks until Streams is RUNNING.
+     *
+     * @return this runner
+     * @throws ConfigurationException when a startup check fails (naming the topics)
+     * @throws IllegalStateException  when Streams does not reach RUNNING within {@link #RUNNING_TIMEOUT}
+     *                                or enters ERROR
+     */
+    public synchronized RecourseRunner start() {
+        try {
+            if (config.embedded()) {
+                broker = EmbeddedKafkaBroker.forConfig(config).start();
+                bootstrapServers = broker.bootstrapServers();
+                LOG.info("no bootstrap.servers configured: using the embedded broker on {}", bootstrapServers);
+            } else {
+                bootstrapServers = config.bootstrapServers().orElseThrow();
+                LOG.info("using the Kafka cluster at {}", bootstrapServers);
+            }
+            Topics topics = Topics.from(config);
+            try (Admin admin = Admin.create(config.clientProperties(bootstrapServers))) {
+                if (config.createTopics()) {
+                    createdTopics = TopicProvisioner.createMissing(admin, topics, config);
+                    LOG.info(createdTopics.isEmpty() ? "all {} Recourse topics already exist" : "created {} of the Recourse topics",
+                            createdTopics.isEmpty() ? topics.all().size() : createdTopics.size());
+                }
+                StartupChecks.run(admin, topics,
+                        StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
+            }
+            Topology topology = topologyBuilder.apply(config);
+            streams = new KafkaStreams(topology, streamsProperties(config, bootstrapServers));
+            CountDownLatch running = new CountDownLatch(1);
+            streams.setStateListener((now, before) -> {
+                LOG.info("Kafka Streams {} -> {}", before, now);
+                if (now == KafkaStreams.State.RUNNING) {
+                    running.countDown();
+                }
+                if (now == KafkaStreams.State.ERROR) {
+                    failed = true;
+                }
+                if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+                    running.countDown();
+                    stopped.countDown();
+                }
+            });
+            // Bad records never get here (the dead-letter handlers resume); what does is an infrastructure
+            // failure (authorization, a fenced producer that cannot recover): stop, exit non-zero, and let
+            // the supervisor restart the process, rather than replacing the thread in a loop.
+            streams.setUncaughtExceptionHandler(e -> {
+                LOG.error("stream thread died; shutting down this Recourse instance", e);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
+            streams.start();
+            // RUNNING once is enough: a follow-up rebalance (REBALANCING again) is normal, failing is not
+            if (!running.await(RUNNING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    || !streams.state().isRunningOrRebalancing()) {
+                throw new IllegalStateException("Kafka Streams did not reach RUNNING within " + RUNNING_TIMEOUT
+                        + " (state " + streams.state() + ")");
+            }
+            LOG.info("Recourse running: application.id={}, {} on {}, reading {}", config.applicationId(),
+                    config.processingGuarantee(), bootstrapServers, topics.agentFrames().name());
+            return this;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while starting", e);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts, then blocks until Streams stops or the JVM is asked to stop (SIGTERM, SIGINT), and
+     * stops cleanly in a shutdown hook.
+     *
+     * @return {@code true} when Streams stopped cleanly, {@code false} when it failed (state ERROR)
+     */
+    public boolean runUntilStopped() throws InterruptedException {
+        Thread hook = new Thread(this::close, "recourse-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        start();
+        stopped.await();
+        close();
+        return !failed;
+    }
+
+    /** The Streams properties for {@code config} on {@code bootstrap}: pass-through plus Recourse's fixed choices. */
+    public static Properties streamsProperties(RecourseConfig config, String bootstrap) {
+        Map<String, Object> p = new HashMap<>(config.streamsProperties());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class.getName());
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        // read by the dead-letter handlers' configure()
+        p.put(RecourseConfig.TOPIC_DLQ, config.topicName(RecourseConfig.TOPIC_DLQ));
+        Properties props = new Properties();
+        props.putAll(p);
+        return props;
+    }
+
+    /** Where the runner's clients connect (after {@link #start()}). */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The topics {@link #start()} created (empty when none). */
+    public List<String> createdTopics() {
+        return createdTopics;
+    }
+
+    /** The running Streams client, or {@code null} before {@link #start()}. */
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    /** The embedded broker, or {@code null} on an external cluster. */
+    public EmbeddedKafkaBroker broker() {
+        return broker;
+    }
+
+    /** Stops Streams (waiting up to 30 s; leaving the group on the embedded broker), then the embedded broker. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (streams != null) {
+            LOG.info("stopping Kafka Streams");
+            // On the embedded broker this is the only instance: leave the group, so the next start does
+            // not wait a session timeout for the old member. On a cluster keep Streams' default, which
+            // avoids a rebalance while an instance of a larger group restarts.
+            streams.close(CloseOptions.timeout(CLOSE_TIMEOUT).withGroupMembershipOperation(config.embedded()
+                    ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                    : CloseOptions.GroupMembershipOperation.DEFAULT));
+            streams = null;
+        }
+        if (broker != null) {
+            broker.close();
+            broker = null;
+        }
+        stopped.countDown();
+    }
+}

@@ -1,0 +1,66 @@
+package io.recourse.streams;
+
+import io.recourse.ingress.DlqReason;
+import io.recourse.streams.FrameAdmission.FrameRejection;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingress processor (DESIGN §3): admits each record of the frames topic through
+ * {@link FrameAdmission}, or turns it into an {@link Admission.Rejected} whose headers carry the
+ * DLQ reason and source coordinates. A key that is not UTF-8 is rejected here
+ * ({@code invalid_key}, the key kept as received); everything else is the admission's call.
+ * Never throws on bad input, so the stream thread keeps running.
+ */
+final class IngressProcessor extends ContextualProcessor<byte[], byte[], String, Admission> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngressProcessor.class);
+
+    private final FrameAdmission admission;
+
+    IngressProcessor(FrameAdmission admission) {
+        this.admission = admission;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        byte[] value = record.value();
+        String key;
+        try {
+            key = record.key() == null ? null : strictUtf8(record.key());
+        } catch (CharacterCodingException e) {
+            reject(record, null, DlqReason.INVALID_KEY.wire(), "key is not UTF-8 text");
+            return;
+        }
+        try {
+            context().forward(record.withKey(key).withValue(new Admission.Admitted(admission.admit(key, value))));
+        } catch (FrameRejection e) {
+            reject(record, key, e.code(), e.getMessage());
+        }
+    }
+
+    private void reject(Record<byte[], byte[]> record, String key, String code, String message) {
+        RecordMetadata meta = context().recordMetadata().orElse(null);
+        String topic = meta == null ? null : meta.topic();
+        int partition = meta == null ? -1 : meta.partition();
+        long offset = meta == null ? -1 : meta.offset();
+        LOG.debug("rejecting frame {}-{}@{}: {}", topic, partition, offset, code);
+        context().forward(new Record<String, Admission>(key, new Admission.Rejected(record.key(), record.value()),
+                record.timestamp(), DeadLetters.headers(record.headers(), code, message, topic, partition, offset)));
+    }
+
+    private static String strictUtf8(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
+    }
+}
