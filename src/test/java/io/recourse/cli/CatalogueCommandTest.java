@@ -189,4 +189,15 @@ class CatalogueCommandTest {
             }
         }
     }
+
+    @Test
+    void explainReadsStandardInput() {
+        String stdin = ClassifyCommandTest.prompt("s1", 1) + "\n" + ClassifyCommandTest.overloaded("s1", 1, 2) + "\n";
+
+        Cli.Run run = Cli.withStdin(stdin, "catalogue", "explain", "--matched-only", "-");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("turn s1/1: failed").contains("WIN");
+        assertThat(run.err()).startsWith("standard input: 2 lines");
+    }
 }

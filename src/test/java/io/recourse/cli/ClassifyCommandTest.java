@@ -258,4 +258,26 @@ class ClassifyCommandTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("classify").contains("catalogue");
     }
+
+    @Test
+    void aBadFrameInsideASequenceLineIsReportedWithItsLineAndFrameNumber() throws Exception {
+        ObjectNode bad = overloaded("s1", 1, 2);
+        bad.put("occurred_at", "yesterday");
+        ObjectNode sequence = Cli.JSON.createObjectNode().put("name", "one");
+        sequence.putArray("frames").add(prompt("s1", 1)).add(bad).add(endTurn("s1", 1, 3));
+
+        Cli.Run run = Cli.run("classify", "--corpus", file(sequence.toString()).toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).contains("line 1, frame 2: invalid_field: field occurred_at must be an RFC 3339 date-time");
+        assertThat(run.objects()).singleElement().satisfies(t -> assertThat(t.get("outcome").asText()).isEqualTo("completed"));
+    }
+
+    @Test
+    void withTheCorpusOptionAPlainFrameLineIsRejected() throws Exception {
+        Cli.Run run = Cli.run("classify", "--corpus", file(prompt("s1", 1).toString()).toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).contains("line 1: missing_field: line is not a sequence object with a frames array");
+    }
 }
