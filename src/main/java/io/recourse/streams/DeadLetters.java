@@ -8,7 +8,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * The dead-letter contract of DESIGN §3: a rejected record goes to {@code recourse.dlq} with its
  * original key and value bytes, its original headers, and the error headers below (UTF-8 text).
- * Codes are snake_case reasons, e.g. {@code invalid_json}, {@code frame_too_large},
+ * Codes are snake_case reasons, e.g. {@code invalid_json}, {@code oversized},
  * {@code key_mismatch}, {@code deserialization_failed}, {@code processing_failed}.
  */
 public final class DeadLetters {
@@ -20,7 +20,7 @@ public final class DeadLetters {
     public static final String SOURCE_OFFSET = "recourse.source.offset";
 
     /** Reason of a frame larger than {@code recourse.frame.max.bytes}. */
-    public static final String FRAME_TOO_LARGE = "frame_too_large";
+    public static final String FRAME_TOO_LARGE = io.recourse.ingress.DlqReason.OVERSIZED.wire();
     /** Reason of a record an internal deserializer could not read. */
     public static final String DESERIALIZATION_FAILED = "deserialization_failed";
     /** Reason of a record whose processing threw. */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The ingress processor (DESIGN §3): admits each record of the frames topic through
  * {@link FrameAdmission}, or turns it into an {@link Admission.Rejected} whose headers carry the
- * DLQ reason and source coordinates. Checks the size bound first (reason {@code frame_too_large})
+ * DLQ reason and source coordinates. Checks the size bound first (reason {@code oversized})
  * and rejects a missing value or a key that is not UTF-8 ({@code invalid_key}). Never throws on
  * bad input, so the stream thread keeps running.
  */
