@@ -91,7 +91,7 @@ class RecourseTopologyTest {
         frames.pipeInput(bytes("s1/1"), big);
 
         TestRecord<byte[], byte[]> dead = dlq.readRecord();
-        assertThat(DeadLetters.header(dead.headers(), DeadLetters.ERROR_CODE)).isEqualTo(DeadLetters.FRAME_TOO_LARGE);
+        assertThat(DeadLetters.header(dead.headers(), DeadLetters.ERROR_CODE)).isEqualTo("oversized");
         assertThat(dead.value()).isEqualTo(big);
     }
 
