@@ -23,7 +23,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * builder"): tests call {@link #build} directly; starting and stopping belong to the runner.
  *
  * <p>Stages so far: <b>ingress</b> (DESIGN §3) — the frames topic source, the ingress processor
- * ({@link FrameParser} through {@link ParsedFrameAdmission}), and a split that sends rejected
+ * ({@link FrameParser} through {@link FrameAdmission#parsing}), and a split that sends rejected
  * frames to {@code recourse.dlq} with their original bytes and error headers, and admitted
  * {@link Frame}s on to <b>evidence</b> ({@link EvidenceTopology}, DESIGN §4), whose SessionEvent
  * stream is repartitioned by {@code session_id} ({@link #SESSION_EVENTS_BY_SESSION}) for the
@@ -78,7 +78,7 @@ public final class RecourseTopology {
 
     /** The topology with the ingress stage's {@link FrameParser}, the default classifier and the global meter registry. */
     public static Topology build(RecourseConfig config) {
-        return build(config, new ParsedFrameAdmission(new FrameParser(config.frameMaxBytes())));
+        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())));
     }
 
     /** The topology admitting frames through {@code admission}, with the default classifier. */
@@ -100,10 +100,9 @@ public final class RecourseTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
         // (1) ingress
-        int maxFrameBytes = config.frameMaxBytes();
         Map<String, KStream<String, Admission>> branches = builder
                 .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
-                .process(() -> new IngressProcessor(admission, maxFrameBytes), Named.as(INGRESS_PROCESSOR))
+                .process(() -> new IngressProcessor(admission), Named.as(INGRESS_PROCESSOR))
                 .split(Named.as(INGRESS_SPLIT))
                 .branch((key, admitted) -> admitted instanceof Admission.Rejected, Branched.as(INGRESS_REJECTED_BRANCH))
                 .defaultBranch(Branched.as(INGRESS_ADMITTED_BRANCH));

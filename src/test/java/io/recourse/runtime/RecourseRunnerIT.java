@@ -12,7 +12,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +44,7 @@ class RecourseRunnerIT {
             embedded = runner.broker();
             assertThat(embedded.dataDir()).startsWith(stateDir.toAbsolutePath());
             assertThat(runner.createdTopics()).hasSize(RecourseConfig.topicKeys().size());
-            assertThat(runner.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+            assertThat(runner.streams().state().isRunningOrRebalancing()).isTrue();
             try (Admin admin = admin(runner.bootstrapServers())) {
                 ConfigResource frames = new ConfigResource(ConfigResource.Type.TOPIC, "recourse.agent-frames");
                 assertThat(admin.describeConfigs(List.of(frames)).all().get().get(frames)
@@ -57,6 +56,22 @@ class RecourseRunnerIT {
         }
 
         assertThat(embedded.running()).isFalse();
+    }
+
+    @Test
+    void a_runner_restarted_on_the_same_state_dir_finds_its_broker_and_topics_again() {
+        RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
+                RecourseConfig.TOPIC_PARTITIONS, "1"));
+        String first;
+        try (RecourseRunner runner = new RecourseRunner(config).start()) {
+            first = runner.bootstrapServers();
+        }
+
+        try (RecourseRunner again = new RecourseRunner(config).start()) {
+            assertThat(again.bootstrapServers()).isEqualTo(first);
+            assertThat(again.createdTopics()).isEmpty();
+            assertThat(again.streams().state().isRunningOrRebalancing()).isTrue();
+        }
     }
 
     @Test

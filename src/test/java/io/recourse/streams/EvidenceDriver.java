@@ -65,7 +65,7 @@ final class EvidenceDriver implements AutoCloseable {
             throw new java.io.UncheckedIOException(e);
         }
         driver = new TopologyTestDriver(RecourseTopology.build(config,
-                new ParsedFrameAdmission(new FrameParser(config.frameMaxBytes())), classifier, counters), props);
+                FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())), classifier, counters), props);
         Topics topics = Topics.from(config);
         frames = driver.createInputTopic(topics.agentFrames().name(), new ByteArraySerializer(), new ByteArraySerializer());
         classifications = driver.createOutputTopic(topics.classifications().name(), new StringDeserializer(),
