@@ -2,6 +2,7 @@ package io.recourse.streams;
 
 import io.recourse.avro.StoredSignal;
 import io.recourse.avro.TurnStateValue;
+import io.recourse.classification.Classifier;
 import io.recourse.evidence.EvidenceAssembler;
 import io.recourse.evidence.EvidenceBounds;
 import io.recourse.evidence.TurnClassifier;
@@ -9,7 +10,6 @@ import io.recourse.ingress.Frame;
 import io.recourse.runtime.RecourseConfig;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
@@ -58,12 +58,11 @@ public final class EvidenceTopology {
     }
 
     /**
-     * The classifier the topology uses when none is given: until the catalogue's classifier is
-     * wired in, none that recognizes a failure, so a failed turn gets the evidence stage's
-     * fallback code ({@link io.recourse.evidence.TurnOutcomes}).
+     * The classifier the topology uses when none is given: the catalogue's
+     * ({@link Classifier#withDefaultCatalogue()}, {@code catalogue/provider-errors.v1.json}, DESIGN §5).
      */
     public static TurnClassifier defaultClassifier() {
-        return evidence -> Optional.empty();
+        return Classifier.withDefaultCatalogue();
     }
 
     /**

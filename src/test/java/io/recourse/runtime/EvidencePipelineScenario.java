@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.recourse.avro.Classification;
 import io.recourse.avro.SessionEvent;
-import io.recourse.evidence.StubClassifier;
+import io.recourse.classification.Classifier;
 import io.recourse.evidence.TurnClassifier;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.FrameParser;
@@ -67,9 +67,9 @@ abstract class EvidencePipelineScenario {
 
     abstract TestBroker broker();
 
-    /** The classifier the topology runs with: decides failed vs not failed for every corpus line. */
+    /** The classifier the topology runs with: the shipped catalogue's. */
     TurnClassifier classifier() {
-        return new StubClassifier();
+        return Classifier.withDefaultCatalogue();
     }
 
     @Test
@@ -91,6 +91,7 @@ abstract class EvidencePipelineScenario {
 
         List<JsonNode> corpus = corpus();
         Set<String> failing = new TreeSet<>();
+        Map<String, String> expectedCodes = new TreeMap<>();
         Set<String> notFailing = new TreeSet<>();
         Set<String> turns = new TreeSet<>();
         Duration shift = Duration.between(CORPUS_BASE, Instant.now());
@@ -116,6 +117,7 @@ abstract class EvidencePipelineScenario {
                 }
                 if ("failed".equals(line.get("expected").get("outcome").asText())) {
                     failing.add(session);
+                    expectedCodes.put(session, line.get("expected").get("code").asText());
                 } else {
                     notFailing.add(session);
                 }
@@ -157,6 +159,9 @@ abstract class EvidencePipelineScenario {
             assertThat(perSession.keySet()).isEqualTo(failing);
             assertThat(perSession.values()).containsOnly(1L);
             assertThat(perSession.keySet()).doesNotContainAnyElementsOf(notFailing);
+            Map<String, String> codes = new TreeMap<>();
+            classified.forEach(r -> codes.put(r.key(), r.value().getCode()));
+            assertThat(codes).as("the catalogue's code per failing corpus session").isEqualTo(expectedCodes);
             assertThat(runner.streams().state().isRunningOrRebalancing()).isTrue();
         }
     }
