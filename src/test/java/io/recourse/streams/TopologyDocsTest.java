@@ -27,6 +27,21 @@ class TopologyDocsTest {
     }
 
     @Test
+    void every_owner_repartition_topic_the_topology_creates_is_one_the_startup_checks_know() {
+        String described = RecourseTopology.build(RecourseConfig.defaults()).describe().toString();
+
+        java.util.Set<String> repartition = new java.util.TreeSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(topic: ([\\w.-]+)-repartition\\)").matcher(described);
+        while (m.find()) {
+            repartition.add(m.group(1));
+        }
+
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        RecourseTopology.OWNER_SOURCES.values().forEach(known::addAll);
+        assertThat(repartition).isNotEmpty().isSubsetOf(known);
+    }
+
+    @Test
     void every_evidence_store_and_owner_repartition_topic_appears_in_the_checked_in_description() throws IOException {
         String checkedIn = Files.readString(GOLDEN, StandardCharsets.UTF_8);
 
