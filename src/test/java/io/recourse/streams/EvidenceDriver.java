@@ -41,6 +41,7 @@ final class EvidenceDriver implements AutoCloseable {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final EvidenceCounters counters = new EvidenceCounters(registry);
     final TopologyTestDriver driver;
+    private final java.nio.file.Path stateDir;
     final TestInputTopic<byte[], byte[]> frames;
     final TestOutputTopic<String, Classification> classifications;
     final TestOutputTopic<String, UnclassifiedEvidence> unclassified;
@@ -60,10 +61,11 @@ final class EvidenceDriver implements AutoCloseable {
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, APP, StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092"));
         try {
             // own state directory: tests of other classes (and other checkouts) may run at the same time
-            props.put(StreamsConfig.STATE_DIR_CONFIG, java.nio.file.Files.createTempDirectory("recourse-ttd").toString());
+            stateDir = java.nio.file.Files.createTempDirectory("recourse-ttd");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(RecourseTopology.build(config,
                 FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())), classifier, counters), props);
         Topics topics = Topics.from(config);
@@ -115,6 +117,11 @@ final class EvidenceDriver implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(stateDir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     // ------------------------------------------------------------------ frames

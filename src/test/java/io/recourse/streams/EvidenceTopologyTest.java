@@ -179,6 +179,21 @@ class EvidenceTopologyTest {
     }
 
     @Test
+    void the_closed_marker_is_written_to_the_turn_store_changelog() {
+        d.pipe(prompt("s1", 1, 1), T0);
+        d.pipe(error("s1", 1, 2, "Overloaded"), T0.plusSeconds(1));
+
+        List<TestRecord<String, io.recourse.avro.TurnStateValue>> changelog = d.driver.createOutputTopic(
+                EvidenceDriver.APP + "-" + EvidenceTopology.TURN_STORE + "-changelog",
+                new org.apache.kafka.common.serialization.StringDeserializer(),
+                AvroSerde.of(io.recourse.avro.TurnStateValue.class)).readRecordsToList();
+
+        assertThat(changelog).isNotEmpty().allSatisfy(r -> assertThat(r.key()).isEqualTo("s1/1"));
+        assertThat(changelog.get(changelog.size() - 1).value().getClosed()).isEqualTo("closed");
+        assertThat(changelog.get(changelog.size() - 1).value().getTerminal().getSeq()).isEqualTo(2L);
+    }
+
+    @Test
     void a_turn_emits_started_progressed_and_outcome_keyed_by_session() {
         d.pipe(prompt("sess/with/slash", 3, 1), T0);
         d.pipe(frame("sess/with/slash", 3, 2, "acp_update", "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":"
