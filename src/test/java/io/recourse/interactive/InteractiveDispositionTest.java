@@ -1,0 +1,125 @@
+package io.recourse.interactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recourse.classification.Code;
+import io.recourse.classification.Confidence;
+import io.recourse.evidence.TurnContext;
+import io.recourse.evidence.TurnOutcome;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Exhaustive disposition table of the interactive owner (DESIGN §6.1, seed table "Kanban
+ * interactive policy"): every code × replay-safe × confidence × hint × launch/post-start.
+ */
+class InteractiveDispositionTest {
+
+    private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+    private static final String SESSION = "session/exhaustive";
+
+    /** The seed's Kanban column, written out per code (independent of {@code Code.errorClass()}). */
+    enum Kanban { SHORT_RETRY, SHORT_THROTTLE_ONLY, USER_ACTION, EXISTING_TERMINAL_RECOVERY, MANUAL_RECOVERY }
+
+    private static final Map<String, Kanban> SEED_TABLE = Map.ofEntries(
+            Map.entry("network_unavailable", Kanban.SHORT_RETRY),
+            Map.entry("provider_overloaded", Kanban.SHORT_RETRY),
+            Map.entry("provider_unavailable", Kanban.SHORT_RETRY),
+            Map.entry("model_capacity", Kanban.SHORT_RETRY),
+            Map.entry("agent_transport_lost", Kanban.SHORT_RETRY),
+            Map.entry("rate_limited", Kanban.SHORT_THROTTLE_ONLY),
+            Map.entry("quota_limited", Kanban.USER_ACTION),
+            Map.entry("auth_required", Kanban.USER_ACTION),
+            Map.entry("missing_credentials", Kanban.USER_ACTION),
+            Map.entry("subscription_required", Kanban.USER_ACTION),
+            Map.entry("model_unavailable", Kanban.USER_ACTION),
+            Map.entry("provider_not_configured", Kanban.USER_ACTION),
+            Map.entry("permission_denied_by_user", Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry("task_error", Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry("repo_error", Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry("context_window_exceeded", Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry("resume_corrupted", Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry("invalid_request", Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry("unknown_provider_error", Kanban.MANUAL_RECOVERY),
+            Map.entry("agent_runtime_error", Kanban.MANUAL_RECOVERY));
+
+    enum Hint {
+        NONE(null), WITHIN_60_S(45), BEYOND_60_S(61);
+
+        final Integer seconds;
+
+        Hint(Integer seconds) {
+            this.seconds = seconds;
+        }
+    }
+
+    @Test
+    void theSeedTableNamesEveryCodeSoANewCodeFailsThisTest() {
+        assertThat(SEED_TABLE.keySet())
+                .isEqualTo(Arrays.stream(Code.values()).map(Code::wire).collect(Collectors.toSet()));
+    }
+
+    static Stream<Arguments> everyCombination() {
+        Stream.Builder<Arguments> all = Stream.builder();
+        for (Code code : Code.values()) {
+            for (boolean replaySafe : new boolean[] {true, false}) {
+                for (Confidence confidence : new Confidence[] {Confidence.HIGH, Confidence.MEDIUM, Confidence.LOW}) {
+                    for (Hint hint : Hint.values()) {
+                        for (boolean launch : new boolean[] {true, false}) {
+                            all.add(Arguments.of(code, replaySafe, confidence, hint, launch));
+                        }
+                    }
+                }
+            }
+        }
+        return all.build();
+    }
+
+    static Disposition expected(Code code, boolean replaySafe, Confidence confidence, Hint hint) {
+        boolean gatesHold = confidence == Confidence.HIGH && replaySafe;
+        return switch (SEED_TABLE.get(code.wire())) {
+            case SHORT_RETRY -> gatesHold ? Disposition.AUTO_RETRY : Disposition.MANUAL;
+            case SHORT_THROTTLE_ONLY -> gatesHold && hint == Hint.WITHIN_60_S ? Disposition.AUTO_RETRY : Disposition.MANUAL;
+            case USER_ACTION, MANUAL_RECOVERY -> Disposition.MANUAL;
+            case EXISTING_TERMINAL_RECOVERY -> Disposition.NONE;
+        };
+    }
+
+    @ParameterizedTest(name = "{0} replay_safe={1} confidence={2} hint={3} launch={4}")
+    @MethodSource("everyCombination")
+    void aFailedUserPromptGetsTheDispositionOfTheSeedTable(Code code, boolean replaySafe, Confidence confidence,
+                                                           Hint hint, boolean launch) {
+        // given: a user prompt on a concrete profile started and failed with this classification
+        InteractiveRecoveryPolicy policy = new InteractiveRecoveryPolicy(InteractiveConfig.defaults(), JitterSource.fixed(0.5));
+        TurnContext ctx = Turns.user(SESSION, 1);
+        SessionState state = policy.apply(null, Turns.started(ctx, T0), T0).state();
+        Instant failedAt = T0.plusSeconds(3);
+        Instant retryAfter = hint.seconds == null ? null : failedAt.plusSeconds(hint.seconds);
+        TurnOutcome outcome = Turns.failed(ctx, Turns.classification(code, confidence, retryAfter), replaySafe, launch, failedAt);
+
+        // when
+        Decision decision = policy.apply(state, outcome, failedAt.plusMillis(20));
+
+        // then
+        Disposition expected = expected(code, replaySafe, confidence, hint);
+        assertThat(decision.recoveryState()).isNotNull();
+        assertThat(decision.recoveryState().disposition()).isEqualTo(expected);
+        assertThat(decision.recoveryState().code()).isEqualTo(code);
+        assertThat(decision.recoveryState().errorClass()).isEqualTo(code.errorClass());
+        assertThat(decision.armTimers().stream().anyMatch(t -> t.kind() == TimerKind.RETRY))
+                .isEqualTo(expected == Disposition.AUTO_RETRY);
+        assertThat(decision.recoveryState().status()).isEqualTo(switch (expected) {
+            case AUTO_RETRY -> RecoveryStatus.SCHEDULED;
+            case MANUAL -> RecoveryStatus.MANUAL;
+            case NONE -> RecoveryStatus.NONE;
+        });
+        assertThat(decision.commands()).isEmpty();
+    }
+}

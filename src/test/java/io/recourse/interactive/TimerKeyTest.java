@@ -1,0 +1,86 @@
+package io.recourse.interactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TimerKeyTest {
+
+    private static final Instant T = Instant.parse("2026-06-01T12:00:05.123Z");
+
+    @Test
+    void aKeyIsTheBigEndianEpochMillisThenTheKindByteThenTheUtf8SessionId() {
+        byte[] key = TimerKey.encode(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, T, "ws/sé"));
+
+        ByteBuffer b = ByteBuffer.wrap(key);
+        assertThat(b.getLong()).isEqualTo(T.toEpochMilli());
+        assertThat(b.get()).isEqualTo((byte) 2);
+        assertThat(Arrays.copyOfRange(key, 9, key.length)).isEqualTo("ws/sé".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void decodingAnEncodedKeyGivesTheEntryBack() {
+        for (TimerKind kind : TimerKind.values()) {
+            TimerEntry e = new TimerEntry(kind, T, "session/with/slashes");
+            assertThat(TimerKey.decode(TimerKey.encode(e))).isEqualTo(e);
+        }
+    }
+
+    @Test
+    void encodedKeysSortByInstantThenKindThenSession() {
+        List<TimerEntry> entries = new ArrayList<>(List.of(
+                new TimerEntry(TimerKind.SESSION_EXPIRY, T, "a"),
+                new TimerEntry(TimerKind.RETRY, T.plusMillis(1), "a"),
+                new TimerEntry(TimerKind.RETRY, T, "b"),
+                new TimerEntry(TimerKind.RETRY, T, "a"),
+                new TimerEntry(TimerKind.DISPATCH_TIMEOUT, T, "a"),
+                // 127 ms and 128 ms differ in a byte that is negative when read as a signed byte
+                new TimerEntry(TimerKind.RETRY, Instant.ofEpochMilli(128), "a"),
+                new TimerEntry(TimerKind.RETRY, Instant.ofEpochMilli(127), "a")));
+        List<byte[]> keys = new ArrayList<>(entries.stream().map(TimerKey::encode).toList());
+
+        keys.sort(TimerKey.ORDER);
+        entries.sort(TimerEntry.ORDER);
+
+        assertThat(keys.stream().map(TimerKey::decode).toList()).isEqualTo(entries);
+    }
+
+    @Test
+    void theScanBoundsIncludeEveryEntryDueAtOrBeforeNowAndNothingLater() {
+        byte[] from = TimerKey.scanFrom();
+        byte[] to = TimerKey.scanTo(T);
+
+        byte[] dueNow = TimerKey.encode(new TimerEntry(TimerKind.SESSION_EXPIRY, T, "\uffff"));
+        byte[] dueEarlier = TimerKey.encode(new TimerEntry(TimerKind.RETRY, Instant.EPOCH, ""));
+        byte[] dueLater = TimerKey.encode(new TimerEntry(TimerKind.RETRY, T.plusMillis(1), ""));
+
+        assertThat(TimerKey.ORDER.compare(from, dueEarlier)).isLessThanOrEqualTo(0);
+        assertThat(TimerKey.ORDER.compare(dueNow, to)).isNegative();
+        assertThat(TimerKey.ORDER.compare(dueEarlier, to)).isNegative();
+        assertThat(TimerKey.ORDER.compare(dueLater, to)).isPositive();
+    }
+
+    @Test
+    void malformedKeysAreRejectedWithAReason() {
+        assertThatThrownBy(() -> TimerKey.decode(new byte[8])).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shorter");
+        byte[] unknownKind = ByteBuffer.allocate(9).putLong(1).put((byte) 9).array();
+        assertThatThrownBy(() -> TimerKey.decode(unknownKind)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kind");
+        assertThatThrownBy(() -> new TimerEntry(TimerKind.RETRY, Instant.ofEpochMilli(-1), "s"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epoch");
+    }
+
+    @Test
+    void entriesKeepMillisecondPrecision() {
+        TimerEntry e = new TimerEntry(TimerKind.RETRY, T.plusNanos(999_999), "s");
+        assertThat(e.dueAt()).isEqualTo(T);
+    }
+}
