@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -180,12 +181,17 @@ public final class RecourseRunner implements AutoCloseable {
         return broker;
     }
 
-    /** Stops Streams (waiting up to 30 s), then the embedded broker. Idempotent. */
+    /** Stops Streams (waiting up to 30 s; leaving the group on the embedded broker), then the embedded broker. Idempotent. */
     @Override
     public synchronized void close() {
         if (streams != null) {
             LOG.info("stopping Kafka Streams");
-            streams.close(CLOSE_TIMEOUT);
+            // On the embedded broker this is the only instance: leave the group, so the next start does
+            // not wait a session timeout for the old member. On a cluster keep Streams' default, which
+            // avoids a rebalance while an instance of a larger group restarts.
+            streams.close(CloseOptions.timeout(CLOSE_TIMEOUT).withGroupMembershipOperation(config.embedded()
+                    ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                    : CloseOptions.GroupMembershipOperation.DEFAULT));
             streams = null;
         }
         if (broker != null) {

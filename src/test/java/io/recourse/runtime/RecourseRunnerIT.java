@@ -60,6 +60,22 @@ class RecourseRunnerIT {
     }
 
     @Test
+    void a_runner_restarted_on_the_same_state_dir_finds_its_broker_and_topics_again() {
+        RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
+                RecourseConfig.TOPIC_PARTITIONS, "1"));
+        String first;
+        try (RecourseRunner runner = new RecourseRunner(config).start()) {
+            first = runner.bootstrapServers();
+        }
+
+        try (RecourseRunner again = new RecourseRunner(config).start()) {
+            assertThat(again.bootstrapServers()).isEqualTo(first);
+            assertThat(again.createdTopics()).isEmpty();
+            assertThat(again.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+        }
+    }
+
+    @Test
     void startup_fails_naming_the_frames_topic_when_it_does_not_use_log_append_time() throws Exception {
         String frames = "plain-frames-" + UUID.randomUUID();
         try (Admin admin = admin(broker.bootstrapServers())) {

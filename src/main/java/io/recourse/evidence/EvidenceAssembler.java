@@ -1,0 +1,638 @@
+package io.recourse.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.recourse.evidence.TurnState.ClosedMarker;
+import io.recourse.evidence.TurnState.EffectKind;
+import io.recourse.evidence.TurnState.EffectMark;
+import io.recourse.evidence.TurnState.SignalRef;
+import io.recourse.evidence.TurnState.Terminal;
+import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameSource;
+import io.recourse.ingress.Phase;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Evidence assembly as a pure state machine over one turn (DESIGN §4, §1 effect flags). No Kafka
+ * types: the streaming processor keeps {@link TurnState} in the turn store and {@link Signal}s in
+ * the signal window store and calls, per frame of generation ≥ 1 or 0:
+ *
+ * <ol>
+ *   <li>{@link #accept(TurnState, Frame, Instant)} with the stored state (or {@code null}), the
+ *       frame and its broker append time → {@link FrameStep}: new state, signal to store,
+ *       events to emit, whether the turn closes now;</li>
+ *   <li>on close, {@link #assemble(TurnState, Collection)} with the closed state and the turn's
+ *       stored signals (key range {@link #signalRangeFrom}..{@link #signalRangeTo}, any order,
+ *       duplicates allowed) → {@link ClosedTurn};</li>
+ *   <li>{@link TurnOutcomes#outcome(ClosedTurn, TurnClassifier)} → the {@link TurnOutcome}.</li>
+ * </ol>
+ *
+ * Rules implemented:
+ * <ul>
+ *   <li><b>Order</b>: everything is decided by {@code seq}, not arrival order — effect flags and
+ *       the Codex marker keep lowest seqs and compare them with the terminal frame's seq; the
+ *       final assistant chunk(s) are the trailing run of message chunks before the terminal
+ *       seq; kept signals are a function of the set of frames. A duplicate {@code seq} is
+ *       ignored.</li>
+ *   <li><b>Closing</b>: a {@code session/prompt} result (any {@code stopReason}); an error
+ *       response or {@code acp_error} to the prompt request (when its id is known; otherwise any
+ *       error, and before the request in a pre-start phase it is a launch failure); an
+ *       {@code exit}; {@code launch_failed}; {@code turn_abandoned}. A launch failure is a close
+ *       before the {@code session/prompt} request (by seq) in a pre-start phase or without a
+ *       phase. After closing every frame of the key is {@code late_after_close}: counted, never
+ *       reopening the turn or emitting anything.</li>
+ *   <li><b>Bounds and keep-priority</b>: signals are ranked terminal (3) &gt; final chunk (2)
+ *       &gt; error position (1: error, stderr, exit, http, update_meta, launch_failed) &gt; other
+ *       (0), newer before older within a rank; the kept set is the longest prefix of that
+ *       ranking within {@link EvidenceBounds#maxSignals()} and
+ *       {@link EvidenceBounds#maxTurnBytes()}, applied as frames arrive (to the signal store's
+ *       references) and again at assembly with the final chunk. So the oldest error-position signals go first, the
+ *       terminal frame and the latest final chunk never; the longest-prefix rule makes the kept
+ *       set independent of arrival order.</li>
+ *   <li><b>Generation 0</b> frames are dropped (no state) except {@code session_stopped} →
+ *       {@link SessionStopped}.</li>
+ *   <li><b>Session events</b>: {@link TurnStarted} on the first {@code prompt_dispatched} or
+ *       {@code session/prompt} request; {@link TurnProgressed} once, after TurnStarted, on the
+ *       first tool activity or thought output, or on a second message chunk — a single message
+ *       chunk may be the surfaced failure text (the Codex capacity chunk), so it alone does not
+ *       count as progress until the turn completes.</li>
+ * </ul>
+ * Thread-safe; holds only its configuration.
+ */
+public final class EvidenceAssembler {
+
+    static final int RANK_TERMINAL = 3;
+    static final int RANK_FINAL_CHUNK = 2;
+    static final int RANK_ERROR_POSITION = 1;
+    static final int RANK_OTHER = 0;
+
+    private static final Comparator<SignalRef> KEEP_ORDER =
+            Comparator.comparingInt(SignalRef::rank).reversed().thenComparing(SignalRef::seq, Comparator.reverseOrder());
+
+    private final EvidenceBounds bounds;
+    private final SignalExtractor extractor;
+
+    /** An assembler with {@link EvidenceBounds#DEFAULTS}. */
+    public EvidenceAssembler() {
+        this(EvidenceBounds.DEFAULTS);
+    }
+
+    public EvidenceAssembler(EvidenceBounds bounds) {
+        this.bounds = Objects.requireNonNull(bounds, "bounds");
+        this.extractor = new SignalExtractor(bounds.maxSignalBytes());
+    }
+
+    public EvidenceBounds bounds() {
+        return bounds;
+    }
+
+    /** The turn-store key and frame record key: {@code <session_id>/<prompt_generation>}. */
+    public static String turnKey(String sessionId, int promptGeneration) {
+        return sessionId + "/" + promptGeneration;
+    }
+
+    /** The signal-store key {@code <session_id>/<prompt_generation>#<seq, 20 digits zero-padded>}. */
+    public static String signalKey(String turnKey, long seq) {
+        return turnKey + "#" + String.format("%020d", seq);
+    }
+
+    /** Lower bound (inclusive) of a turn's signal keys: {@code <turn>#}. */
+    public static String signalRangeFrom(String turnKey) {
+        return turnKey + "#";
+    }
+
+    /** Upper bound (inclusive) of a turn's signal keys: {@code <turn>#~}. */
+    public static String signalRangeTo(String turnKey) {
+        return turnKey + "#~";
+    }
+
+    /**
+     * Feeds one frame (DESIGN §4).
+     *
+     * @param state      the turn store's value for {@code frame.turnKey()}, or {@code null}
+     * @param frame      a frame accepted by {@link io.recourse.ingress.FrameParser}
+     * @param appendedAt the record's broker append time (UTC; LogAppendTime)
+     * @return the step; its {@code state} is {@code null} only for generation-0 frames
+     */
+    public FrameStep accept(TurnState state, Frame frame, Instant appendedAt) {
+        Objects.requireNonNull(frame, "frame");
+        Objects.requireNonNull(appendedAt, "appendedAt");
+        if (frame.promptGeneration() == 0) {
+            List<SessionEvent> events = List.of();
+            if (frame.source() == FrameSource.LIFECYCLE && "session_stopped".equals(event(frame))) {
+                events = List.of(new SessionStopped(contextOf(frame), frame.occurredAt()));
+            }
+            return new FrameStep(null, Optional.empty(), List.of(), events, false, false, false);
+        }
+        if (state != null && !state.open()) {
+            TurnState late = new Mutable(state).lateAfterClose(state.lateAfterClose() + 1).freeze();
+            return new FrameStep(late, Optional.empty(), List.of(), List.of(), false, true, false);
+        }
+        if (state != null && seen(state, frame.seq())) {
+            return new FrameStep(state, Optional.empty(), List.of(), List.of(), false, false, true);
+        }
+
+        Mutable m = state == null ? Mutable.open(frame, appendedAt) : new Mutable(state);
+        m.firstAppendAt = min(m.firstAppendAt, appendedAt);
+        m.lastAppendAt = max(m.lastAppendAt, appendedAt);
+        m.mergeIdentity(frame);
+        List<SessionEvent> events = new ArrayList<>();
+
+        JsonNode p = frame.payload();
+        boolean promptFrame = false;
+        String promptDigest = frame.promptDigest();
+        switch (frame.source()) {
+            case ACP_REQUEST -> {
+                if ("session/prompt".equals(p.path("method").asText(null))) {
+                    promptFrame = true;
+                    if (m.promptRequestSeq == null || frame.seq() < m.promptRequestSeq) {
+                        m.promptRequestSeq = frame.seq();
+                        m.promptRequestId = p.has("id") ? p.get("id").toString() : null;
+                    }
+                    if (promptDigest == null) {
+                        promptDigest = PromptDigest.digest(p.path("params").get("prompt"));
+                    }
+                }
+            }
+            case LIFECYCLE -> promptFrame = "prompt_dispatched".equals(event(frame));
+            case ACP_UPDATE -> recordEffect(m, frame);
+            default -> {
+            }
+        }
+        if (promptFrame) {
+            m.mergeOrigin(frame);
+            if (!m.started) {
+                m.started = true;
+                events.add(new TurnStarted(m.context, promptDigest, PromptDigest.digest(frame.turnConfig()), frame.occurredAt()));
+            }
+        }
+
+        boolean closes = closes(m, frame);
+        Optional<Signal> signal = extractor.extract(frame);
+        Optional<Signal> toStore = Optional.empty();
+        List<Long> evicted = List.of();
+        if (signal.isPresent()) {
+            Signal s = signal.get();
+            if (s.kind() == SignalKind.UPDATE_META) {
+                m.markerSeq = Math.min(m.markerSeq, frame.seq());
+            }
+            int rank = closes ? RANK_TERMINAL : rank(s);
+            List<SignalRef> candidates = new ArrayList<>(m.kept);
+            candidates.add(new SignalRef(s.seq(), rank, s.size()));
+            m.signalsSeen++;
+            List<SignalRef> kept = select(candidates, bounds.maxSignals(), bounds.maxTurnBytes());
+            Set<Long> keptSeqs = seqs(kept);
+            List<Long> gone = new ArrayList<>();
+            for (SignalRef r : m.kept) {
+                if (!keptSeqs.contains(r.seq())) {
+                    gone.add(r.seq());
+                }
+            }
+            m.kept = kept;
+            evicted = gone;
+            if (keptSeqs.contains(s.seq())) {
+                toStore = signal;
+            }
+        }
+
+        if (m.started && !m.progressed && progress(m)) {
+            m.progressed = true;
+            events.add(new TurnProgressed(m.context, m.minMessageSeq != TurnState.NONE || m.minThoughtSeq != TurnState.NONE,
+                    m.minToolSeq != TurnState.NONE, frame.occurredAt()));
+        }
+
+        if (closes) {
+            boolean launch = !(frame.source() == FrameSource.ACP_RESPONSE && signal.map(x -> x.kind() == SignalKind.STOP).orElse(false))
+                    && (m.promptRequestSeq == null || m.promptRequestSeq > frame.seq())
+                    && (frame.phase() == null || frame.phase().preStart());
+            String stopReason = signal.filter(x -> x.kind() == SignalKind.STOP).map(x -> x.field("stop_reason")).orElse(null);
+            m.terminal = new Terminal(frame.seq(), frame.occurredAt(), appendedAt, frame.source(), frame.phase(), stopReason, launch);
+            m.closed = ClosedMarker.CLOSED;
+            m.closedAt = appendedAt;
+        }
+        return new FrameStep(m.freeze(), toStore, evicted, events, closes, false, false);
+    }
+
+    /**
+     * Closes an idle, still-open turn with the marker {@code expired} (DESIGN §4: expiry is
+     * observed, not silent). The caller counts {@code evidence_expired}.
+     *
+     * @param state      the turn store's value
+     * @param streamTime the stream time at which the idle bound passed (UTC)
+     * @return the closed state and the {@link TurnExpired} to emit; empty when already closed
+     */
+    public Optional<Expired> expire(TurnState state, Instant streamTime) {
+        if (state == null || !state.open()) {
+            return Optional.empty();
+        }
+        Mutable m = new Mutable(state);
+        m.closed = ClosedMarker.EXPIRED;
+        m.closedAt = streamTime;
+        return Optional.of(new Expired(m.freeze(), new TurnExpired(state.context(), state.lastAppendAt(), streamTime)));
+    }
+
+    /** Result of {@link #expire}: the state to put and the event to emit. */
+    public record Expired(TurnState state, TurnExpired event) {
+    }
+
+    /**
+     * Assembles the evidence of a turn closed by a terminal frame (DESIGN §4).
+     *
+     * @param state   a state whose {@link TurnState#terminal()} is set
+     * @param stored  the turn's signals as fetched from the signal store: any order, duplicates
+     *                allowed, signals the state no longer keeps ignored
+     * @return the evidence (signals in seq order within the bounds, the final-chunk excerpt
+     *         included) and the outcome facts
+     * @throws IllegalArgumentException when the state has no terminal frame
+     */
+    public ClosedTurn assemble(TurnState state, Collection<Signal> stored) {
+        Terminal t = state.terminal();
+        if (t == null) {
+            throw new IllegalArgumentException("turn " + state.turnKey() + " has no terminal frame");
+        }
+        // Signals after the terminal frame by seq (arrived before it) are not the turn's evidence,
+        // exactly as if they had arrived after it (late_after_close).
+        Map<Long, SignalRef> refs = new LinkedHashMap<>();
+        int afterTerminal = 0;
+        for (SignalRef r : state.kept()) {
+            if (r.seq() <= t.seq()) {
+                refs.put(r.seq(), r);
+            } else {
+                afterTerminal++;
+            }
+        }
+        Map<Long, Signal> bySeq = new TreeMap<>();
+        for (Signal s : stored) {
+            if (s != null && refs.containsKey(s.seq()) && !bySeq.containsKey(s.seq())) {
+                bySeq.put(s.seq(), boundSignal(s));
+            }
+        }
+
+        // The final assistant chunk(s): the trailing run of message chunks before the terminal seq.
+        List<EffectMark> before = new ArrayList<>();
+        for (EffectMark e : state.effects()) {
+            if (e.seq() < t.seq()) {
+                before.add(e);
+            }
+        }
+        int start = before.size();
+        while (start > 0 && before.get(start - 1).kind() == EffectKind.MESSAGE) {
+            start--;
+        }
+        List<EffectMark> run = before.subList(start, before.size());
+        long runStart = run.isEmpty() ? t.seq() : run.get(0).seq();
+        boolean runComplete = !run.isEmpty() && run.stream().allMatch(e -> e.text() != null)
+                && !(start == 0 && state.effectsEvicted() > 0);
+        Signal finalChunk = null;
+        if (!run.isEmpty()) {
+            StringBuilder text = new StringBuilder();
+            for (EffectMark e : run) {
+                if (e.text() != null) {
+                    text.append(e.text());
+                }
+            }
+            EffectMark last = run.get(run.size() - 1);
+            String sanitized = Sanitizer.sanitize(text.toString());
+            TreeMap<String, String> fields = new TreeMap<>();
+            fields.put("text", sanitized);
+            finalChunk = new Signal(last.seq(), last.occurredAt(), FrameSource.ACP_UPDATE, last.phase(), SignalKind.FINAL_CHUNK,
+                    SignalExtractor.bound(fields, bounds.maxSignalBytes()));
+            runComplete = runComplete && SignalExtractor.utf8(text.toString()) <= bounds.maxSignalBytes()
+                    && sanitized.length() > 0;
+        }
+
+        List<SignalRef> candidates = new ArrayList<>();
+        for (Signal s : bySeq.values()) {
+            candidates.add(new SignalRef(s.seq(), refs.get(s.seq()).rank(), s.size()));
+        }
+        if (finalChunk != null) {
+            long chunkSeq = finalChunk.seq();
+            bySeq.remove(chunkSeq); // a chunk never carries another signal; defensive
+            candidates.removeIf(r -> r.seq() == chunkSeq);
+            candidates.add(new SignalRef(finalChunk.seq(), RANK_FINAL_CHUNK, finalChunk.size()));
+            bySeq.put(finalChunk.seq(), finalChunk);
+        }
+        Signal terminalSignal = bySeq.get(t.seq());
+        boolean split = terminalSignal != null && terminalSignal.kind() == SignalKind.STOP && terminalSignal.field("meta") != null;
+        List<SignalRef> kept = select(candidates, bounds.maxSignals() - (split ? 1 : 0), bounds.maxTurnBytes());
+        List<Signal> signals = new ArrayList<>();
+        for (SignalRef r : kept) {
+            signals.addAll(evidenceForm(bySeq.get(r.seq())));
+        }
+        int offered = state.signalsSeen() - afterTerminal + (finalChunk == null ? 0 : 1);
+        int dropped = Math.max(0, offered - kept.size());
+
+        boolean thoughtBefore = state.minThoughtSeq() < t.seq();
+        boolean rawOutput = thoughtBefore || state.minMessageSeq() < t.seq();
+        boolean outputBeforeRun = thoughtBefore || state.minMessageSeq() < runStart;
+        boolean tool = state.minToolSeq() < t.seq();
+        TurnContext c = state.context();
+        Evidence evidence = new Evidence(c.sessionId(), c.promptGeneration(), c.agentType(), c.providerId(), c.modelId(),
+                t.launch(), signals, t.occurredAt(), t.stopReason(), rawOutput, tool, dropped);
+        return new ClosedTurn(evidence, c, t.occurredAt(), t.appendedAt(), outputBeforeRun, runComplete,
+                state.failureMarkerSeen(), t.source());
+    }
+
+    /**
+     * The evidence form of a stored signal: a {@code stop} carrying {@code meta} becomes
+     * {@code stop{stop_reason}} followed by {@code update_meta{update: "prompt_result", meta}} at
+     * the same seq — the prompt result's typed failure metadata read by the catalogue's
+     * update-metadata rules. Every other signal is itself.
+     */
+    static List<Signal> evidenceForm(Signal s) {
+        String meta = s.field("meta");
+        if (s.kind() != SignalKind.STOP || meta == null) {
+            return List.of(s);
+        }
+        TreeMap<String, String> stop = new TreeMap<>(s.fields());
+        stop.remove("meta");
+        TreeMap<String, String> update = new TreeMap<>();
+        update.put("update", "prompt_result");
+        update.put("meta", meta);
+        return List.of(new Signal(s.seq(), s.occurredAt(), s.source(), s.phase(), SignalKind.STOP, stop),
+                new Signal(s.seq(), s.occurredAt(), s.source(), s.phase(), SignalKind.UPDATE_META, update));
+    }
+
+    // ---------------------------------------------------------------- rules
+
+    private static boolean closes(Mutable m, Frame frame) {
+        JsonNode p = frame.payload();
+        return switch (frame.source()) {
+            case ACP_RESPONSE -> {
+                if (p.path("result").hasNonNull("stopReason")) {
+                    yield true;
+                }
+                yield p.path("error").isObject() && answersPrompt(m, p);
+            }
+            case ACP_ERROR -> answersPrompt(m, p);
+            case EXIT -> true;
+            case LIFECYCLE -> {
+                String event = event(frame);
+                yield "launch_failed".equals(event) || "turn_abandoned".equals(event);
+            }
+            default -> false;
+        };
+    }
+
+    /** An error answers the prompt request when its id is the request's, or the request's id is not known. */
+    private static boolean answersPrompt(Mutable m, JsonNode p) {
+        if (m.promptRequestId == null) {
+            return true;
+        }
+        JsonNode id = p.get("id");
+        return id == null || id.isNull() || id.toString().equals(m.promptRequestId);
+    }
+
+    private static int rank(Signal s) {
+        return switch (s.kind()) {
+            case ERROR, STDERR, EXIT, HTTP, UPDATE_META, FINAL_CHUNK -> RANK_ERROR_POSITION;
+            case LIFECYCLE -> "launch_failed".equals(s.field("event")) ? RANK_ERROR_POSITION : RANK_OTHER;
+            case STOP -> s.field("meta") != null ? RANK_ERROR_POSITION : RANK_OTHER;
+        };
+    }
+
+    /** Longest prefix of the keep ranking within the bounds, returned in seq order. */
+    static List<SignalRef> select(Collection<SignalRef> refs, int maxCount, int maxBytes) {
+        Map<Long, SignalRef> unique = new LinkedHashMap<>();
+        for (SignalRef r : refs) {
+            unique.merge(r.seq(), r, (a, b) -> a.rank() >= b.rank() ? a : b);
+        }
+        List<SignalRef> ranked = new ArrayList<>(unique.values());
+        ranked.sort(KEEP_ORDER);
+        List<SignalRef> out = new ArrayList<>();
+        int bytes = 0;
+        for (SignalRef r : ranked) {
+            if (out.size() + 1 > maxCount || bytes + r.bytes() > maxBytes) {
+                break;
+            }
+            out.add(r);
+            bytes += r.bytes();
+        }
+        out.sort(Comparator.comparingLong(SignalRef::seq));
+        return out;
+    }
+
+    private void recordEffect(Mutable m, Frame frame) {
+        JsonNode update = SignalExtractor.update(frame.payload());
+        if (update == null) {
+            return;
+        }
+        String type = update.path("sessionUpdate").asText("");
+        EffectKind kind;
+        String text = null;
+        switch (type) {
+            case "agent_message_chunk", "agent_thought_chunk" -> {
+                text = SignalExtractor.contentText(update);
+                if (text == null || text.isBlank()) {
+                    return;
+                }
+                kind = type.equals("agent_message_chunk") ? EffectKind.MESSAGE : EffectKind.THOUGHT;
+            }
+            case "tool_call", "tool_call_update" -> kind = EffectKind.TOOL;
+            default -> {
+                return;
+            }
+        }
+        long seq = frame.seq();
+        switch (kind) {
+            case MESSAGE -> m.minMessageSeq = Math.min(m.minMessageSeq, seq);
+            case THOUGHT -> m.minThoughtSeq = Math.min(m.minThoughtSeq, seq);
+            case TOOL -> m.minToolSeq = Math.min(m.minToolSeq, seq);
+        }
+        List<EffectMark> effects = new ArrayList<>(m.effects);
+        effects.add(new EffectMark(seq, kind, frame.occurredAt(), frame.phase(),
+                kind == EffectKind.MESSAGE ? Sanitizer.sanitize(text) : null));
+        effects.sort(Comparator.comparingLong(EffectMark::seq));
+        while (effects.size() > bounds.effectTail()) {
+            effects.remove(0);
+            m.effectsEvicted++;
+        }
+        // Keep message texts only of the trailing run (after the latest thought/tool mark), newest
+        // first, within one excerpt: ordinary assistant text is never kept (DESIGN §4).
+        int budget = bounds.maxSignalBytes();
+        boolean full = false;
+        for (int i = effects.size() - 1; i >= 0; i--) {
+            EffectMark e = effects.get(i);
+            if (e.kind() != EffectKind.MESSAGE) {
+                full = true;
+                continue;
+            }
+            if (e.text() == null) {
+                continue;
+            }
+            int size = SignalExtractor.utf8(e.text());
+            if (full || size > budget) {
+                full = true;
+                effects.set(i, new EffectMark(e.seq(), e.kind(), e.occurredAt(), e.phase(), null));
+            } else {
+                budget -= size;
+            }
+        }
+        m.effects = effects;
+    }
+
+    /** Progress: tool activity or thought output, or a second message chunk (one chunk alone may be failure text). */
+    private static boolean progress(Mutable m) {
+        if (m.minToolSeq != TurnState.NONE || m.minThoughtSeq != TurnState.NONE) {
+            return true;
+        }
+        return m.effects.stream().filter(e -> e.kind() == EffectKind.MESSAGE).count() >= 2;
+    }
+
+    private static boolean seen(TurnState s, long seq) {
+        if (Objects.equals(s.promptRequestSeq(), seq) || Objects.equals(s.originSeq(), seq)) {
+            return true;
+        }
+        for (SignalRef r : s.kept()) {
+            if (r.seq() == seq) {
+                return true;
+            }
+        }
+        for (EffectMark e : s.effects()) {
+            if (e.seq() == seq) {
+                return true;
+            }
+        }
+        return seq == s.minMessageSeq() || seq == s.minThoughtSeq() || seq == s.minToolSeq() || seq == s.markerSeq();
+    }
+
+    private Signal boundSignal(Signal s) {
+        if (s.size() <= bounds.maxSignalBytes()) {
+            return s;
+        }
+        return new Signal(s.seq(), s.occurredAt(), s.source(), s.phase(), s.kind(),
+                SignalExtractor.bound(s.fields(), bounds.maxSignalBytes()));
+    }
+
+    private static Set<Long> seqs(List<SignalRef> refs) {
+        Set<Long> out = new HashSet<>();
+        for (SignalRef r : refs) {
+            out.add(r.seq());
+        }
+        return out;
+    }
+
+    static String event(Frame frame) {
+        return frame.payload().path("event").asText(null);
+    }
+
+    static TurnContext contextOf(Frame f) {
+        return new TurnContext(f.sessionId(), f.promptGeneration(), f.promptOrigin(), f.retryOfGeneration(), f.commandId(),
+                f.profileKind(), f.agentType(), f.agentProfileId(), f.executionProfileId(), f.providerId(), f.modelId(),
+                f.runId(), f.workspaceId(), f.taskId(), f.resumeGuarantee());
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a == null || b.isBefore(a) ? b : a;
+    }
+
+    private static Instant max(Instant a, Instant b) {
+        return a == null || b.isAfter(a) ? b : a;
+    }
+
+    private static <T> T first(T a, T b) {
+        return a != null ? a : b;
+    }
+
+    /** Working copy of a {@link TurnState} while one frame is applied. */
+    private static final class Mutable {
+        TurnContext context;
+        Long originSeq;
+        Instant firstAppendAt;
+        Instant lastAppendAt;
+        boolean started;
+        boolean progressed;
+        Long promptRequestSeq;
+        String promptRequestId;
+        long minMessageSeq;
+        long minThoughtSeq;
+        long minToolSeq;
+        List<EffectMark> effects;
+        int effectsEvicted;
+        long markerSeq;
+        List<SignalRef> kept;
+        int signalsSeen;
+        Terminal terminal;
+        ClosedMarker closed;
+        Instant closedAt;
+        int lateAfterClose;
+
+        Mutable(TurnState s) {
+            context = s.context();
+            originSeq = s.originSeq();
+            firstAppendAt = s.firstAppendAt();
+            lastAppendAt = s.lastAppendAt();
+            started = s.started();
+            progressed = s.progressed();
+            promptRequestSeq = s.promptRequestSeq();
+            promptRequestId = s.promptRequestId();
+            minMessageSeq = s.minMessageSeq();
+            minThoughtSeq = s.minThoughtSeq();
+            minToolSeq = s.minToolSeq();
+            effects = s.effects();
+            effectsEvicted = s.effectsEvicted();
+            markerSeq = s.markerSeq();
+            kept = s.kept();
+            signalsSeen = s.signalsSeen();
+            terminal = s.terminal();
+            closed = s.closed();
+            closedAt = s.closedAt();
+            lateAfterClose = s.lateAfterClose();
+        }
+
+        static Mutable open(Frame f, Instant appendedAt) {
+            TurnContext c = contextOf(f);
+            // Origin fields belong to the turn's prompt_dispatched / session/prompt frame only.
+            c = new TurnContext(c.sessionId(), c.promptGeneration(), null, null, null, c.profileKind(), c.agentType(),
+                    c.agentProfileId(), c.executionProfileId(), c.providerId(), c.modelId(), c.runId(), c.workspaceId(),
+                    c.taskId(), c.resumeGuarantee());
+            return new Mutable(new TurnState(c, null, appendedAt, appendedAt, false, false, null, null,
+                    TurnState.NONE, TurnState.NONE, TurnState.NONE, List.of(), 0, TurnState.NONE, List.of(), 0,
+                    null, null, null, 0));
+        }
+
+        Mutable lateAfterClose(int n) {
+            lateAfterClose = n;
+            return this;
+        }
+
+        void mergeIdentity(Frame f) {
+            TurnContext c = context;
+            context = new TurnContext(c.sessionId(), c.promptGeneration(), c.promptOrigin(), c.retryOfGeneration(),
+                    c.commandId(), first(c.profileKind(), f.profileKind()), first(c.agentType(), f.agentType()),
+                    first(c.agentProfileId(), f.agentProfileId()), first(c.executionProfileId(), f.executionProfileId()),
+                    first(c.providerId(), f.providerId()), first(c.modelId(), f.modelId()), first(c.runId(), f.runId()),
+                    first(c.workspaceId(), f.workspaceId()), first(c.taskId(), f.taskId()),
+                    c.resumeGuarantee() || f.resumeGuarantee());
+        }
+
+        /** Origin fields from the lowest-seq prompt frame that carries any of them. */
+        void mergeOrigin(Frame f) {
+            boolean carries = f.promptOrigin() != null || f.commandId() != null || f.retryOfGeneration() != null;
+            if (!carries || (originSeq != null && originSeq < f.seq())) {
+                return;
+            }
+            TurnContext c = context;
+            originSeq = f.seq();
+            context = new TurnContext(c.sessionId(), c.promptGeneration(), f.promptOrigin(), f.retryOfGeneration(),
+                    f.commandId(), c.profileKind(), c.agentType(), c.agentProfileId(), c.executionProfileId(),
+                    c.providerId(), c.modelId(), c.runId(), c.workspaceId(), c.taskId(), c.resumeGuarantee());
+        }
+
+        TurnState freeze() {
+            return new TurnState(context, originSeq, firstAppendAt, lastAppendAt, started, progressed, promptRequestSeq,
+                    promptRequestId, minMessageSeq, minThoughtSeq, minToolSeq, effects, effectsEvicted, markerSeq, kept,
+                    signalsSeen, terminal, closed, closedAt, lateAfterClose);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package io.recourse.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameSource;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Extracts the failure-position signal of one frame (DESIGN §4, §5.2 "match only failure
+ * positions"). The mapping is the contract the catalogue's rules are written against
+ * ({@link SignalKind}):
+ *
+ * <ul>
+ *   <li>{@code acp_error}, or an {@code acp_response} carrying {@code error}: kind {@code error},
+ *       fields {@code code} (decimal), {@code message}, {@code data} (compact JSON of
+ *       {@code error.data}; a JSON string as itself);</li>
+ *   <li>{@code acp_response} with {@code result.stopReason}: kind {@code stop}, field
+ *       {@code stop_reason}; when {@code result._meta} reports failure metadata (see
+ *       {@link #failureMetadata}, e.g. the JetBrains/Codex {@code sessionFailure}) the stored
+ *       signal also carries {@code meta} (compact JSON of {@code result._meta}), which
+ *       {@link EvidenceAssembler#assemble} presents to the classifier as a separate
+ *       {@code update_meta} signal {@code {update: "prompt_result", meta}} at the same seq;</li>
+ *   <li>{@code acp_update} ({@code session/update}) whose update's {@code _meta} holds failure
+ *       metadata: kind {@code update_meta}, fields {@code update} (the {@code sessionUpdate}),
+ *       {@code meta} (compact JSON of the update's {@code _meta}), {@code text} (content text,
+ *       when present). Ordinary chunks and tool calls are never signals;</li>
+ *   <li>{@code stderr}: kind {@code stderr}, field {@code line};</li>
+ *   <li>{@code exit}: kind {@code exit}, fields {@code code}, {@code signal} (nulls omitted);</li>
+ *   <li>{@code http}: kind {@code http}, fields {@code status}, {@code body} (text, or compact
+ *       JSON), {@code header.<lower-case name>} per header;</li>
+ *   <li>{@code lifecycle} {@code launch_failed}: kind {@code lifecycle}, fields {@code event},
+ *       {@code message}, {@code phase}; {@code turn_abandoned}: kind {@code lifecycle}, field
+ *       {@code event}; other events: none.</li>
+ * </ul>
+ *
+ * Every value passes through {@link Sanitizer#sanitize(String)} (DESIGN §9) before it is kept;
+ * the signal is then bounded to {@code maxSignalBytes} (default 4 KiB, {@link Signal#size()}) by
+ * cutting its longest values. Pure and thread-safe.
+ */
+public final class SignalExtractor {
+
+    /** Failure metadata keys searched (depth-bounded) inside {@code _meta} objects. */
+    private static final int META_DEPTH = 6;
+
+    private final int maxSignalBytes;
+
+    /** An extractor with the default bound of 4 KiB per signal. */
+    public SignalExtractor() {
+        this(EvidenceBounds.DEFAULTS.maxSignalBytes());
+    }
+
+    /** @param maxSignalBytes the bound per signal in UTF-8 bytes of names and values (&gt; 0) */
+    public SignalExtractor(int maxSignalBytes) {
+        if (maxSignalBytes <= 0) {
+            throw new IllegalArgumentException("maxSignalBytes must be positive, got " + maxSignalBytes);
+        }
+        this.maxSignalBytes = maxSignalBytes;
+    }
+
+    /**
+     * The frame's signal, or empty when the frame is not at a failure position.
+     *
+     * @param frame a parsed frame; its payload is not modified
+     */
+    public Optional<Signal> extract(Frame frame) {
+        JsonNode p = frame.payload();
+        if (p == null || !p.isObject()) {
+            return Optional.empty();
+        }
+        TreeMap<String, String> f = new TreeMap<>();
+        SignalKind kind;
+        switch (frame.source()) {
+            case ACP_ERROR -> {
+                JsonNode error = p.has("error") ? p.get("error") : p;
+                errorFields(error, f);
+                kind = SignalKind.ERROR;
+            }
+            case ACP_RESPONSE -> {
+                JsonNode error = p.get("error");
+                JsonNode result = p.get("result");
+                if (error != null && error.isObject()) {
+                    errorFields(error, f);
+                    kind = SignalKind.ERROR;
+                } else if (result != null && result.isObject() && result.hasNonNull("stopReason")) {
+                    put(f, "stop_reason", text(result.get("stopReason")));
+                    if (failureMetadata(result.get("_meta")) != null) {
+                        put(f, "meta", result.get("_meta").toString());
+                    }
+                    kind = SignalKind.STOP;
+                } else {
+                    return Optional.empty();
+                }
+            }
+            case ACP_UPDATE -> {
+                JsonNode update = update(p);
+                if (update == null) {
+                    return Optional.empty();
+                }
+                JsonNode meta = update.get("_meta");
+                if (failureMetadata(meta) == null) {
+                    return Optional.empty();
+                }
+                put(f, "update", text(update.get("sessionUpdate")));
+                put(f, "meta", meta.toString());
+                put(f, "text", contentText(update));
+                kind = SignalKind.UPDATE_META;
+            }
+            case STDERR -> {
+                put(f, "line", text(p.get("line")));
+                kind = SignalKind.STDERR;
+            }
+            case EXIT -> {
+                put(f, "code", text(p.get("code")));
+                put(f, "signal", text(p.get("signal")));
+                kind = SignalKind.EXIT;
+            }
+            case HTTP -> {
+                put(f, "status", text(p.get("status")));
+                put(f, "body", text(p.get("body")));
+                JsonNode headers = p.get("headers");
+                if (headers != null && headers.isObject()) {
+                    for (Iterator<Map.Entry<String, JsonNode>> it = headers.fields(); it.hasNext(); ) {
+                        Map.Entry<String, JsonNode> h = it.next();
+                        put(f, "header." + h.getKey().toLowerCase(Locale.ROOT), text(h.getValue()));
+                    }
+                }
+                kind = SignalKind.HTTP;
+            }
+            case LIFECYCLE -> {
+                String event = text(p.get("event"));
+                if ("launch_failed".equals(event)) {
+                    put(f, "event", event);
+                    put(f, "message", text(p.get("message")));
+                    String phase = text(p.get("phase"));
+                    put(f, "phase", phase != null ? phase : frame.phase() == null ? null : frame.phase().wire());
+                } else if ("turn_abandoned".equals(event)) {
+                    put(f, "event", event);
+                } else {
+                    return Optional.empty();
+                }
+                kind = SignalKind.LIFECYCLE;
+            }
+            default -> {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new Signal(frame.seq(), frame.occurredAt(), frame.source(), frame.phase(), kind,
+                bound(f, maxSignalBytes)));
+    }
+
+    /** The {@code params.update} of a {@code session/update} notification, or {@code null}. */
+    static JsonNode update(JsonNode payload) {
+        JsonNode params = payload.get("params");
+        JsonNode update = params == null ? null : params.get("update");
+        return update != null && update.isObject() ? update : null;
+    }
+
+    /** The {@code content.text} of an update, or {@code null}. */
+    static String contentText(JsonNode update) {
+        JsonNode content = update.get("content");
+        if (content != null && content.isObject() && content.path("text").isTextual()) {
+            return content.get("text").asText();
+        }
+        return null;
+    }
+
+    /**
+     * The failure metadata inside a {@code _meta} object, or {@code null} when there is none.
+     * Failure metadata is, at depth ≤ 6: a non-null {@code error} member (Codex
+     * {@code _meta.codex.error}), a non-null {@code sessionFailure} member (JetBrains/Codex typed
+     * session failure), or a {@code threadStatus} whose {@code type} is {@code systemError} (the
+     * Codex failure marker). The answer is an object mapping each such member's dotted path to
+     * its node, e.g. {@code {"codex.error": {...}}}.
+     */
+    static JsonNode failureMetadata(JsonNode meta) {
+        if (meta == null || !meta.isObject()) {
+            return null;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode found =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        collect(meta, "", 0, found);
+        return found.isEmpty() ? null : found;
+    }
+
+    /** True when the {@code _meta} carries the Codex failure marker or a reported error (see {@link #failureMetadata}). */
+    static boolean isFailureMarker(JsonNode meta) {
+        return failureMetadata(meta) != null;
+    }
+
+    private static void collect(JsonNode node, String path, int depth, com.fasterxml.jackson.databind.node.ObjectNode found) {
+        if (depth > META_DEPTH || !node.isObject()) {
+            return;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String name = e.getKey();
+            JsonNode v = e.getValue();
+            String p = path.isEmpty() ? name : path + "." + name;
+            boolean failure = switch (name) {
+                case "error", "sessionFailure" -> v != null && !v.isNull() && !(v.isBoolean() && !v.booleanValue());
+                case "threadStatus" -> v != null && "systemError".equalsIgnoreCase(v.path("type").asText(""));
+                default -> false;
+            };
+            if (failure) {
+                found.set(p, v);
+            } else if (v != null && v.isObject()) {
+                collect(v, p, depth + 1, found);
+            }
+        }
+    }
+
+    private static void errorFields(JsonNode error, TreeMap<String, String> f) {
+        put(f, "code", text(error.get("code")));
+        put(f, "message", text(error.get("message")));
+        put(f, "data", text(error.get("data")));
+    }
+
+    /** Text of a JSON value: a string as itself, a number in decimal, anything else as compact JSON; null → null. */
+    static String text(JsonNode v) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return null;
+        }
+        if (v.isTextual()) {
+            return v.asText();
+        }
+        if (v.isIntegralNumber()) {
+            return v.bigIntegerValue().toString();
+        }
+        if (v.isNumber()) {
+            return v.decimalValue().toPlainString();
+        }
+        return v.toString();
+    }
+
+    private static void put(TreeMap<String, String> f, String name, String value) {
+        if (value != null) {
+            f.put(name, Sanitizer.sanitize(value));
+        }
+    }
+
+    /**
+     * Bounds a signal's fields to {@code maxBytes} ({@link Signal#size()}): the longest value is
+     * cut (at a UTF-8 character boundary) until the whole fits. Field names are kept.
+     */
+    static TreeMap<String, String> bound(Map<String, String> fields, int maxBytes) {
+        TreeMap<String, String> out = new TreeMap<>(fields);
+        int size = size(out);
+        while (size > maxBytes) {
+            String longest = null;
+            int longestBytes = -1;
+            for (Map.Entry<String, String> e : out.entrySet()) {
+                int b = utf8(e.getValue());
+                if (b > longestBytes) {
+                    longest = e.getKey();
+                    longestBytes = b;
+                }
+            }
+            if (longest == null || longestBytes == 0) {
+                break; // only names are left; they are short and fixed
+            }
+            int keep = Math.max(0, longestBytes - (size - maxBytes));
+            out.put(longest, cut(out.get(longest), keep));
+            size = size(out);
+        }
+        return out;
+    }
+
+    /** The longest prefix of {@code s} of at most {@code maxBytes} UTF-8 bytes. */
+    static String cut(String s, int maxBytes) {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= maxBytes) {
+            return s;
+        }
+        int end = maxBytes;
+        while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
+            end--;
+        }
+        return new String(bytes, 0, end, StandardCharsets.UTF_8);
+    }
+
+    static int utf8(String s) {
+        return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static int size(Map<String, String> f) {
+        int n = 0;
+        for (Map.Entry<String, String> e : f.entrySet()) {
+            n += e.getKey().length() + utf8(e.getValue());
+        }
+        return n;
+    }
+}

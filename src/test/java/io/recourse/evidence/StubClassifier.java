@@ -1,0 +1,49 @@
+package io.recourse.evidence;
+
+import io.recourse.classification.Classification;
+import io.recourse.classification.Code;
+import io.recourse.classification.Confidence;
+import io.recourse.classification.Scope;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A test stand-in for the catalogue's classifier that only decides failed vs not failed; its
+ * classification is a fixed placeholder (the real codes are asserted once the catalogue lands).
+ * Fails a turn on any error, exit, lifecycle, stderr or HTTP ≥ 400 signal, a prompt result's
+ * {@code sessionFailure} metadata, or a final chunk that starts with one of the corpus adapters' known failure
+ * prefixes. Update failure metadata alone never fails a turn (signatures S095–S097).
+ */
+final class StubClassifier implements TurnClassifier {
+
+    static final Classification FAILED = new Classification(Code.AGENT_RUNTIME_ERROR, Confidence.LOW, "test.stub",
+            "test", Scope.PROVIDER, null, null, false);
+
+    private static final List<String> FAILURE_TEXT_PREFIXES = List.of(
+            "selected model is at capacity", "api error:", "exceeded retry limit", "ran into this error:",
+            "claude ai usage limit reached", "stream disconnected before completion", "codex ran out of room",
+            "you've hit your usage limit", "authentication is required");
+
+    @Override
+    public Optional<Classification> classify(Evidence evidence) {
+        for (Signal s : evidence.signals()) {
+            boolean failure = switch (s.kind()) {
+                case ERROR, EXIT, LIFECYCLE, STDERR -> true;
+                case HTTP -> Integer.parseInt(s.field("status")) >= 400;
+                case STOP -> false;
+                case FINAL_CHUNK -> isFailureText(s.field("text"));
+                case UPDATE_META -> "prompt_result".equals(s.field("update")) && s.field("meta").contains("sessionFailure");
+            };
+            if (failure) {
+                return Optional.of(FAILED);
+            }
+        }
+        return Optional.empty();
+    }
+
+    static boolean isFailureText(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        return FAILURE_TEXT_PREFIXES.stream().anyMatch(t::startsWith);
+    }
+}
