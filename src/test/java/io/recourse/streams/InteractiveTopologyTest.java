@@ -247,6 +247,30 @@ class InteractiveTopologyTest {
         assertThat(lastState().status()).isEqualTo(RecoveryStatus.MANUAL);
     }
 
+    @Test
+    void the_punctuator_fires_due_retries_in_retry_at_order() {
+        TurnContext later = user("later", 1);
+        event(started(later, now()));
+        event(failed(later, SessionEvents.classification(Code.RATE_LIMITED, T0.plusSeconds(12)), true, now()));
+        userTurnFails("sooner", 1);
+
+        advance(Duration.ofSeconds(15));
+
+        assertThat(readCommands()).extracting(RetryCommand::sessionId).containsExactly("sooner", "later");
+    }
+
+    @Test
+    void a_retry_overdue_by_more_than_the_staleness_bound_becomes_manual_instead_of_firing() {
+        userTurnFails(S, 1);
+
+        advance(Duration.ofMinutes(5).plusSeconds(6)); // e.g. the instance was down for five minutes
+
+        RecoveryState state = lastState();
+        assertThat(state.status()).isEqualTo(RecoveryStatus.MANUAL);
+        assertThat(state.reason()).isEqualTo(RecoveryReason.OVERDUE_AFTER_RESTART);
+        assertThat(commands.isEmpty()).isTrue();
+    }
+
     // ------------------------------------------------------------------ controls
 
     @Test
