@@ -113,8 +113,9 @@ public final class RecourseRunner implements AutoCloseable {
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             });
             streams.start();
+            // RUNNING once is enough: a follow-up rebalance (REBALANCING again) is normal, failing is not
             if (!running.await(RUNNING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    || streams.state() != KafkaStreams.State.RUNNING) {
+                    || !streams.state().isRunningOrRebalancing()) {
                 throw new IllegalStateException("Kafka Streams did not reach RUNNING within " + RUNNING_TIMEOUT
                         + " (state " + streams.state() + ")");
             }

@@ -8,8 +8,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * The dead-letter contract of DESIGN §3: a rejected record goes to {@code recourse.dlq} with its
  * original key and value bytes, its original headers, and the error headers below (UTF-8 text).
- * Codes are snake_case reasons, e.g. {@code invalid_json}, {@code frame_too_large},
- * {@code key_mismatch}, {@code deserialization_failed}, {@code processing_failed}.
+ * Codes are snake_case reasons: the ingress stage's {@code DlqReason} wire names
+ * ({@code invalid_json}, {@code oversized}, {@code key_mismatch}, …) and the handlers'
+ * {@code deserialization_failed} and {@code processing_failed}.
  */
 public final class DeadLetters {
 
@@ -19,8 +20,6 @@ public final class DeadLetters {
     public static final String SOURCE_PARTITION = "recourse.source.partition";
     public static final String SOURCE_OFFSET = "recourse.source.offset";
 
-    /** Reason of a frame larger than {@code recourse.frame.max.bytes}. */
-    public static final String FRAME_TOO_LARGE = "frame_too_large";
     /** Reason of a record an internal deserializer could not read. */
     public static final String DESERIALIZATION_FAILED = "deserialization_failed";
     /** Reason of a record whose processing threw. */

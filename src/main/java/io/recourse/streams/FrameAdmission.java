@@ -1,11 +1,13 @@
 package io.recourse.streams;
 
 import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameParser;
+import io.recourse.ingress.FrameRejectedException;
 
 /**
  * The ingress validation step (DESIGN §3) as the topology calls it: parse and check one record of
- * {@code recourse.agent-frames}, or reject it with a DLQ reason. Implemented by an adapter over
- * the ingress stage's parser; the size bound is checked by the topology before this is called.
+ * {@code recourse.agent-frames} (size bound included), or reject it with a DLQ reason. The
+ * production form is {@link #parsing(FrameParser)}; tests may pass their own.
  */
 @FunctionalInterface
 public interface FrameAdmission {
@@ -17,6 +19,17 @@ public interface FrameAdmission {
      * @throws FrameRejection with the DLQ reason when the record is not a valid frame
      */
     Frame admit(String key, byte[] value) throws FrameRejection;
+
+    /** The ingress stage's {@link FrameParser}; its {@code DlqReason} wire name becomes the rejection code. */
+    static FrameAdmission parsing(FrameParser parser) {
+        return (key, value) -> {
+            try {
+                return parser.parse(key, value);
+            } catch (FrameRejectedException e) {
+                throw new FrameRejection(e.reason().wire(), e.getMessage());
+            }
+        };
+    }
 
     /** A frame the ingress stage refused, with the snake_case DLQ reason code (header {@code recourse.error.code}). */
     final class FrameRejection extends Exception {

@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.ingress.DlqReason;
 import io.recourse.streams.FrameAdmission.FrameRejection;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -14,20 +15,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The ingress processor (DESIGN §3): admits each record of the frames topic through
  * {@link FrameAdmission}, or turns it into an {@link Admission.Rejected} whose headers carry the
- * DLQ reason and source coordinates. Checks the size bound first (reason {@code frame_too_large})
- * and rejects a missing value or a key that is not UTF-8 ({@code invalid_key}). Never throws on
- * bad input, so the stream thread keeps running.
+ * DLQ reason and source coordinates. A key that is not UTF-8 is rejected here
+ * ({@code invalid_key}, the key kept as received); everything else is the admission's call.
+ * Never throws on bad input, so the stream thread keeps running.
  */
 final class IngressProcessor extends ContextualProcessor<byte[], byte[], String, Admission> {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngressProcessor.class);
 
     private final FrameAdmission admission;
-    private final int maxFrameBytes;
 
-    IngressProcessor(FrameAdmission admission, int maxFrameBytes) {
+    IngressProcessor(FrameAdmission admission) {
         this.admission = admission;
-        this.maxFrameBytes = maxFrameBytes;
     }
 
     @Override
@@ -37,16 +36,7 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
         try {
             key = record.key() == null ? null : strictUtf8(record.key());
         } catch (CharacterCodingException e) {
-            reject(record, null, "invalid_key", "key is not UTF-8 text");
-            return;
-        }
-        if (value == null) {
-            reject(record, key, "invalid_json", "value is missing (null)");
-            return;
-        }
-        if (value.length > maxFrameBytes) {
-            reject(record, key, DeadLetters.FRAME_TOO_LARGE,
-                    "frame of " + value.length + " bytes exceeds recourse.frame.max.bytes=" + maxFrameBytes);
+            reject(record, null, DlqReason.INVALID_KEY.wire(), "key is not UTF-8 text");
             return;
         }
         try {

@@ -1,6 +1,7 @@
 package io.recourse.streams;
 
 import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameParser;
 import io.recourse.runtime.RecourseConfig;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +64,9 @@ public final class RecourseTopology {
     private RecourseTopology() {
     }
 
-    /** The topology with the default ingress admission. */
+    /** The topology, admitting frames through the ingress stage's {@link FrameParser} with {@code recourse.frame.max.bytes}. */
     public static Topology build(RecourseConfig config) {
-        return build(config, new InterimFrameAdmission());
+        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())));
     }
 
     /**
@@ -77,10 +78,9 @@ public final class RecourseTopology {
         Topics topics = Topics.from(config);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
-        int maxFrameBytes = config.frameMaxBytes();
         Map<String, KStream<String, Admission>> branches = builder
                 .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
-                .process(() -> new IngressProcessor(admission, maxFrameBytes), Named.as(INGRESS_PROCESSOR))
+                .process(() -> new IngressProcessor(admission), Named.as(INGRESS_PROCESSOR))
                 .split(Named.as(INGRESS_SPLIT))
                 .branch((key, admitted) -> admitted instanceof Admission.Rejected, Branched.as(INGRESS_REJECTED_BRANCH))
                 .defaultBranch(Branched.as(INGRESS_ADMITTED_BRANCH));

@@ -2,6 +2,7 @@ package io.recourse.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recourse.ingress.DlqReason;
 import io.recourse.runtime.RecourseConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -84,14 +85,14 @@ class RecourseTopologyTest {
     }
 
     @Test
-    void an_oversized_frame_goes_to_the_dlq_before_it_is_parsed() {
+    void an_oversized_frame_goes_to_the_dlq_with_its_bytes() {
         byte[] big = new byte[1025];
         java.util.Arrays.fill(big, (byte) ' ');
 
         frames.pipeInput(bytes("s1/1"), big);
 
         TestRecord<byte[], byte[]> dead = dlq.readRecord();
-        assertThat(DeadLetters.header(dead.headers(), DeadLetters.ERROR_CODE)).isEqualTo(DeadLetters.FRAME_TOO_LARGE);
+        assertThat(DeadLetters.header(dead.headers(), DeadLetters.ERROR_CODE)).isEqualTo(DlqReason.OVERSIZED.wire());
         assertThat(dead.value()).isEqualTo(big);
     }
 
