@@ -30,6 +30,18 @@ class InteractiveJsonTest {
     }
 
     @Test
+    void occurred_at_is_rfc_3339_text_with_any_offset_or_epoch_milliseconds() {
+        Instant expected = Instant.parse("2026-11-30T08:00:00Z");
+
+        assertThat(InteractiveJson.control(bytes(
+                "{\"action\":\"retry_now\",\"session_id\":\"s1\",\"occurred_at\":\"2026-11-30T09:00:00+01:00\"}"))
+                .occurredAt()).isEqualTo(expected);
+        assertThat(InteractiveJson.control(bytes(
+                "{\"action\":\"retry_now\",\"session_id\":\"s1\",\"occurred_at\":" + expected.toEpochMilli() + "}"))
+                .occurredAt()).isEqualTo(expected);
+    }
+
+    @Test
     void an_ack_parses_with_its_status_reason_and_generation() {
         KanbanDispatchAck a = InteractiveJson.ack(bytes("{\"command_id\":\"c1\",\"status\":\"failed\",\"reason\":\"superseded\","
                 + "\"session_id\":\"s1\",\"prompt_generation\":5,\"occurred_at\":\"2026-11-30T08:00:00Z\"}"));
