@@ -136,7 +136,7 @@ public final class RecourseTopology {
                         .withNumberOfPartitions(config.ownerPartitions()));
 
         // (4) ===== owners attach here =====
-        // interactive (DESIGN §6): InteractiveTopology.attach(builder, sessionEventsBySession, topics, config)
+        InteractiveTopology.attach(builder, sessionEventsBySession, topics, config); // DESIGN §6
         // routing (DESIGN §7): RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config)
         // ===== end of owners =====
 
