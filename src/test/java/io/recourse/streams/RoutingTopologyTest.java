@@ -168,6 +168,20 @@ class RoutingTopologyTest {
         }
 
         @Test
+        void aRunRequestedWhileItsOnlyRouteWaitsForAResetParksAtOnceAndBothWakeAsInTheSimulator() {
+            RoutingSimulator sim = replayed(s -> {
+                s.request("p1", RoutingDemoScenario.PROFILE);
+                Instant reset = s.now().plusSeconds(50);
+                s.fail("p1", RoutingSimulator.classification(Code.QUOTA_LIMITED,
+                        io.recourse.classification.Confidence.HIGH, null, reset), false, false);
+                s.request("p2", RoutingDemoScenario.PROFILE);
+                s.advanceTo(reset.plusSeconds(5));
+            }, RoutingDemoScenario.config().withFallbackEnabled(false));
+            assertThat(sim.commands()).extracting(io.recourse.routing.RouteCommand::commandId)
+                    .containsExactly("p1#1", "p1#2", "p2#1");
+        }
+
+        @Test
         void aRequestForAProfileWithoutDocumentIsDeclinedAsInTheSimulator() {
             replayed(s -> s.request("r1", "unknown-profile"), RoutingDemoScenario.config());
         }
