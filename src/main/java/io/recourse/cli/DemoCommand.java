@@ -37,6 +37,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import picocli.CommandLine.Command;
@@ -106,6 +107,7 @@ public final class DemoCommand implements Callable<Integer> {
                 RecourseConfig.APPLICATION_ID, "recourse-demo",
                 RecourseConfig.TOPIC_PARTITIONS, "2",
                 RecourseConfig.OWNER_PARTITIONS, "2",
+                RecourseConfig.TOPICS_CREATE, "true", // the broker is the demo's own, started below
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
         Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c, time::scaled);
@@ -125,6 +127,10 @@ public final class DemoCommand implements Callable<Integer> {
                 if (interactive) {
                     differingScenarios = InteractiveDemo.run(out, broker.bootstrapServers(), config,
                             InteractiveTopology.interactiveConfig(config), time, () -> {
+                                // the demo's broker counts as an external cluster for the runner: leave the group
+                                // here, so the new instance need not wait a session timeout for the old member
+                                runner[0].streams().close(CloseOptions.timeout(Duration.ofSeconds(30))
+                                        .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
                                 runner[0].close();
                                 runner[0] = new RecourseRunner(config, topology, time).start();
                             }, Duration.ofSeconds(interactiveTimeoutSeconds));

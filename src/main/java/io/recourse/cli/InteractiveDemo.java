@@ -97,14 +97,16 @@ final class InteractiveDemo {
             out.printf("  expected: %s%n", s.expected());
             Instant base = o.startedAt;
             for (RecoveryState st : o.states) {
-                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %8s  %-16s attempt %d/%d",
-                        offset(base, st.updatedAt()), st.status().wire(), st.attempt(), st.maxAttempts()));
+                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %8s  %-16s gen %d  attempt %d/%d",
+                        offset(base, st.updatedAt()), st.status().wire(), st.generation(), st.attempt(), st.maxAttempts()));
                 if (st.code() != null) {
                     line.append("  ").append(st.code().wire());
                 }
                 if (st.retryAt() != null) {
-                    line.append("  retry_at ").append(offset(base, st.retryAt()))
-                            .append(" (in ").append(seconds(Duration.between(st.updatedAt(), st.retryAt()))).append(" s)");
+                    line.append("  retry_at ").append(offset(base, st.retryAt()));
+                    if (st.status() == RecoveryStatus.SCHEDULED) {
+                        line.append(" (in ").append(seconds(Duration.between(st.updatedAt(), st.retryAt()))).append(" s)");
+                    }
                 }
                 if (st.reason() != null) {
                     line.append("  reason ").append(st.reason().wire());

@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * The interactive (Kanban) demo scenarios of issue #5 / DESIGN §6: each names a session, the
  * scripted turns the {@link ScriptedDispatcher} plays (the user's turn, then one turn per retry it
  * dispatches), an optional trigger, and the timeline of {@code recourse.kanban.recovery-state} it
- * must produce (status, attempt, reason per record, in order). Instants are not compared; every
+ * must produce (status, attempt, reason per record, in order, see {@link #timeline}). Instants are not compared; every
  * {@code scheduled} record is checked instead: {@code retry_at − updated_at} (the failure's
  * processing time) lies within the jittered bounds of the nominal delay, or {@code retry_at} equals
  * the validated {@code retry_after} hint when that is later (DESIGN §6.2). All instants are on the
@@ -173,8 +173,7 @@ public final class InteractiveScenarios {
      */
     public static List<String> differences(Scenario scenario, Observed observed, InteractiveConfig config) {
         List<String> out = new ArrayList<>();
-        List<Step> seen = observed.states.stream()
-                .map(s -> new Step(s.status(), s.attempt(), s.reason())).toList();
+        List<Step> seen = timeline(observed.states);
         if (!seen.equals(scenario.expected())) {
             out.add("timeline " + seen + " instead of " + scenario.expected());
         }
@@ -218,6 +217,22 @@ public final class InteractiveScenarios {
             }
         }
         return out;
+    }
+
+    /**
+     * The steps of {@code states} in order, consecutive equal steps once: a RecoveryState is written
+     * whenever anything it shows changes (DESIGN §6.5), e.g. {@code generation} when the retry's
+     * TurnStarted follows its {@code dispatched} ack, which is not a step of the timeline.
+     */
+    public static List<Step> timeline(List<RecoveryState> states) {
+        List<Step> steps = new ArrayList<>();
+        for (RecoveryState s : states) {
+            Step step = new Step(s.status(), s.attempt(), s.reason());
+            if (steps.isEmpty() || !steps.get(steps.size() - 1).equals(step)) {
+                steps.add(step);
+            }
+        }
+        return steps;
     }
 
     /**
