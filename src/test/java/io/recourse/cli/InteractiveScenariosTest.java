@@ -112,6 +112,37 @@ class InteractiveScenariosTest {
     }
 
     @Test
+    void a_retry_turn_carries_the_command_id_origin_retry_and_the_generation_it_replaces() {
+        Scenario overload = scenario("overload_recovers_on_second_retry");
+        RetryCommand c = new RetryCommand("cmd-7", overload.sessionId(), 2, 1, 2, 5, Code.PROVIDER_OVERLOADED, "rule",
+                "digest", null, null, null, null, T0, T0);
+
+        List<com.fasterxml.jackson.databind.node.ObjectNode> frames = new InteractiveScenarios.Frames()
+                .turn(overload, 3, 10, T0, InteractiveScenarios.Turn.COMPLETED, c);
+
+        assertThat(frames.get(0).get("prompt_origin").asText()).isEqualTo("retry");
+        assertThat(frames.get(0).get("command_id").asText()).isEqualTo("cmd-7");
+        assertThat(frames.get(0).get("retry_of_generation").asInt()).isEqualTo(2);
+        assertThat(frames).allSatisfy(f -> {
+            assertThat(f.get("session_id").asText()).isEqualTo(overload.sessionId());
+            assertThat(f.get("prompt_generation").asInt()).isEqualTo(3);
+        });
+        assertThat(frames.stream().map(f -> f.get("seq").asLong()).toList()).containsExactly(10L, 11L, 12L);
+    }
+
+    @Test
+    void a_rate_limited_turn_carries_the_scenarios_retry_after_hint() {
+        Scenario hint = scenario("rate_limited_with_12s_hint");
+
+        List<com.fasterxml.jackson.databind.node.ObjectNode> frames = new InteractiveScenarios.Frames()
+                .turn(hint, 1, 1, T0, InteractiveScenarios.Turn.RATE_LIMITED, null);
+
+        assertThat(frames.get(0).get("prompt_origin").asText()).isEqualTo("user");
+        assertThat(frames.get(1).at("/payload/status").asInt()).isEqualTo(429);
+        assertThat(frames.get(1).at("/payload/headers/retry-after").asText()).isEqualTo("12");
+    }
+
+    @Test
     void every_scenario_ends_in_a_terminal_status() {
         for (Scenario s : InteractiveScenarios.all()) {
             assertThat(InteractiveScenarios.terminal(s.expected().get(s.expected().size() - 1).status())).as(s.name()).isTrue();
