@@ -68,7 +68,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * 1 otherwise (the differences are printed).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the sample agent sequences through an embedded broker and print each turn's classification.")
+        description = "Run the sample agent sequences and the interactive recovery scenarios through an embedded broker;"
+                + " print each turn's classification and each scenario's recovery timeline.")
 public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
