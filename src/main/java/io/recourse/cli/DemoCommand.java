@@ -72,6 +72,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + " print each turn's classification and each scenario's recovery timeline.")
 public final class DemoCommand implements Callable<Integer> {
 
+    /** Broker setting: how far a CreateTime may lie ahead of the broker's clock. */
+    static final String TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "How long to wait for the outcomes after publishing (default ${DEFAULT-VALUE}).")
     int timeoutSeconds;
@@ -114,7 +117,10 @@ public final class DemoCommand implements Callable<Integer> {
         Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c, time::scaled);
         Map<String, TurnOutcome> outcomes;
         int differingScenarios = 0;
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.forConfig(base).start()) {
+        // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's
+        // wall-clock run ahead of the broker: accept any future CreateTime (the broker default is 1 h)
+        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(base.stateDir().resolve("broker"), base.embeddedPort(),
+                base.embeddedControllerPort(), Map.of(TIMESTAMP_AFTER_MAX_MS, String.valueOf(Long.MAX_VALUE))).start()) {
             RecourseConfig config = base.with(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
             RecourseRunner[] runner = {new RecourseRunner(config, topology, time).start()};
             try {
