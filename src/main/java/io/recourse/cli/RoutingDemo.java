@@ -141,12 +141,11 @@ public final class RoutingDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Instant origin = Instant.ofEpochMilli(System.currentTimeMillis());
-        ScaledTime time = new ScaledTime(origin, timeScale);
-        RoutingSimulator sim = RoutingDemoScenario.simulator(origin, JitterSource.none());
-        Instant reset = RoutingDemoScenario.play(sim, runs);
+        ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), timeScale);
         Path stateDir = Files.createTempDirectory("recourse-demo-routing");
         Observed observed;
+        Instant origin;
+        RoutingSimulator sim;
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker")).start()) {
             // the demo's SessionEvent topic must exist before Streams subscribes to it
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
@@ -163,14 +162,18 @@ public final class RoutingDemo implements Callable<Integer> {
                     ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"));
             RoutingTopology.Options options = new RoutingTopology.Options(RoutingTopology.settings(config),
                     JitterSource.none(), time::scaled);
-            out.printf("routing demo: %d runs, 3 candidates, time scale %.0fx on %s; the simulator expects %d decisions,"
-                    + " quota reset at +%s%n", runs, timeScale, broker.bootstrapServers(), sim.decisions().size(),
-                    offset(origin, reset));
-            out.flush();
             try (RecourseRunner runner = new RecourseRunner(config, c -> topology(c, options), time)) {
                 runner.start();
-                try (Dispatcher d = new Dispatcher(runner, config, time, origin)) {
+                try (Dispatcher d = new Dispatcher(runner, config, time)) {
                     d.publishRouteConfig(RoutingDemoScenario.config());
+                    // the expected timeline starts now on the scaled clock
+                    origin = time.now();
+                    sim = RoutingDemoScenario.simulator(origin, JitterSource.none());
+                    Instant reset = RoutingDemoScenario.play(sim, runs);
+                    out.printf("routing demo: %d runs, 3 candidates, time scale %.0fx on %s; the simulator expects %d"
+                            + " decisions, quota reset at +%s%n", runs, timeScale, broker.bootstrapServers(),
+                            sim.decisions().size(), offset(origin, reset));
+                    out.flush();
                     try {
                         d.replay(sim, Instant.now().plusSeconds(timeoutSeconds));
                     } catch (IllegalStateException e) {
@@ -224,7 +227,7 @@ public final class RoutingDemo implements Callable<Integer> {
         private final JsonMapper json = JsonMapper.builder().build();
         private final AvroSerde<io.recourse.avro.SessionEvent> events = AvroSerde.of(io.recourse.avro.SessionEvent.class);
 
-        Dispatcher(RecourseRunner runner, RecourseConfig config, ScaledTime time, Instant origin) {
+        Dispatcher(RecourseRunner runner, RecourseConfig config, ScaledTime time) {
             this.runner = runner;
             this.topics = Topics.from(config);
             this.time = time;
