@@ -132,6 +132,11 @@ class RoutingRestartIT {
         CommittedReader<byte[]> dlq = track(new CommittedReader<>(topics.dlq().name(), new ByteArrayDeserializer()));
         routeConfig(RETRYING.dynamicProfileId(), RouteConfigJson.write(RETRYING));
         routeConfig(SINGLE.dynamicProfileId(), RouteConfigJson.write(SINGLE));
+        var configs = run1.streams().store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
+                RoutingTopology.ROUTE_CONFIG_STORE,
+                org.apache.kafka.streams.state.QueryableStoreTypes.<String, io.recourse.avro.RouteConfigValue>keyValueStore()));
+        await().atMost(WAIT).until(() -> configs.get(RETRYING.dynamicProfileId()) != null
+                && configs.get(SINGLE.dynamicProfileId()) != null);
         Instant reset = Instant.now().plusSeconds(50);
         request("P1", SINGLE.dynamicProfileId());
         dispatchAndFail(awaitCommand(commands, "P1", 1), Code.QUOTA_LIMITED, reset);
