@@ -24,6 +24,7 @@ import io.recourse.routing.RunFinished;
 import io.recourse.routing.RunRequest;
 import io.recourse.routing.TimerEntry;
 import io.recourse.routing.WorkspaceState;
+import io.recourse.runtime.EmbeddedKafkaBroker;
 import io.recourse.runtime.RecourseConfig;
 import io.recourse.runtime.RecourseRunner;
 import io.recourse.runtime.ScaledTime;
@@ -140,33 +141,46 @@ public final class RoutingDemo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Instant origin = Instant.ofEpochMilli(System.currentTimeMillis());
-        ScaledTime time = new ScaledTime(origin, timeScale);
-        RoutingSimulator sim = RoutingDemoScenario.simulator(origin, JitterSource.none());
-        Instant reset = RoutingDemoScenario.play(sim, runs);
+        ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), timeScale);
         Path stateDir = Files.createTempDirectory("recourse-demo-routing");
-        RecourseConfig config = RecourseConfig.of(Map.of(
-                RecourseConfig.STATE_DIR, stateDir.toString(),
-                RecourseConfig.APPLICATION_ID, "recourse-demo-routing",
-                RecourseConfig.TOPIC_PARTITIONS, "2",
-                RecourseConfig.OWNER_PARTITIONS, "2"));
-        RoutingTopology.Options options = new RoutingTopology.Options(RoutingTopology.settings(config),
-                JitterSource.none(), time::scaled);
-        out.printf("routing demo: %d runs, 3 candidates, time scale %.0fx; the simulator expects %d decisions, quota reset at +%s%n",
-                runs, timeScale, sim.decisions().size(), offset(origin, reset));
-        out.flush();
         Observed observed;
-        try (RecourseRunner runner = new RecourseRunner(config, c -> topology(c, options), time)) {
-            runner.start();
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", runner.bootstrapServers()))) {
-                if (!admin.listTopics().names().get().contains(SESSION_EVENTS_TOPIC)) {
-                    admin.createTopics(List.of(new NewTopic(SESSION_EVENTS_TOPIC, 2, (short) 1))).all().get();
-                }
+        Instant origin;
+        RoutingSimulator sim;
+        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker")).start()) {
+            // the demo's SessionEvent topic must exist before Streams subscribes to it
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(SESSION_EVENTS_TOPIC, 2, (short) 1))).all().get();
             }
-            try (Dispatcher d = new Dispatcher(runner, config, time, origin)) {
-                d.publishRouteConfig(RoutingDemoScenario.config());
-                d.replay(sim, Instant.now().plusSeconds(timeoutSeconds));
-                observed = d.observed;
+            RecourseConfig config = RecourseConfig.of(Map.of(
+                    RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers(),
+                    RecourseConfig.TOPICS_CREATE, "true",
+                    RecourseConfig.STATE_DIR, stateDir.resolve("streams").toString(),
+                    RecourseConfig.APPLICATION_ID, "recourse-demo-routing",
+                    RecourseConfig.TOPIC_PARTITIONS, "2",
+                    RecourseConfig.OWNER_PARTITIONS, "2",
+                    // the dispatcher answers in lock step: keep Streams' fetches short
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"));
+            RoutingTopology.Options options = new RoutingTopology.Options(RoutingTopology.settings(config),
+                    JitterSource.none(), time::scaled);
+            try (RecourseRunner runner = new RecourseRunner(config, c -> topology(c, options), time)) {
+                runner.start();
+                try (Dispatcher d = new Dispatcher(runner, config, time)) {
+                    d.publishRouteConfig(RoutingDemoScenario.config());
+                    // the expected timeline starts now on the scaled clock
+                    origin = time.now();
+                    sim = RoutingDemoScenario.simulator(origin, JitterSource.none());
+                    Instant reset = RoutingDemoScenario.play(sim, runs);
+                    out.printf("routing demo: %d runs, 3 candidates, time scale %.0fx on %s; the simulator expects %d"
+                            + " decisions, quota reset at +%s%n", runs, timeScale, broker.bootstrapServers(),
+                            sim.decisions().size(), offset(origin, reset));
+                    out.flush();
+                    try {
+                        d.replay(sim, Instant.now().plusSeconds(timeoutSeconds));
+                    } catch (IllegalStateException e) {
+                        out.println("-- " + e.getMessage());
+                    }
+                    observed = d.observed;
+                }
             }
         } finally {
             deleteQuietly(stateDir);
@@ -184,8 +198,20 @@ public final class RoutingDemo implements Callable<Integer> {
             KINDS.forEach(k -> records.put(k, new ArrayList<>()));
         }
 
+        private final Map<String, Integer> perKey = new java.util.HashMap<>();
+
         int count(RoutingOutput.Kind k) {
             return records.get(k).size();
+        }
+
+        /** Records read so far with this key, on any of the five topics. */
+        int count(String key) {
+            return perKey.getOrDefault(key, 0);
+        }
+
+        void add(RoutingOutput.Kind k, ConsumerRecord<String, ? extends SpecificRecord> r) {
+            records.get(k).add(r);
+            perKey.merge(r.key(), 1, Integer::sum);
         }
     }
 
@@ -201,7 +227,7 @@ public final class RoutingDemo implements Callable<Integer> {
         private final JsonMapper json = JsonMapper.builder().build();
         private final AvroSerde<io.recourse.avro.SessionEvent> events = AvroSerde.of(io.recourse.avro.SessionEvent.class);
 
-        Dispatcher(RecourseRunner runner, RecourseConfig config, ScaledTime time, Instant origin) {
+        Dispatcher(RecourseRunner runner, RecourseConfig config, ScaledTime time) {
             this.runner = runner;
             this.topics = Topics.from(config);
             this.time = time;
@@ -226,6 +252,7 @@ public final class RoutingDemo implements Callable<Integer> {
             KafkaConsumer<String, V> c = new KafkaConsumer<>(Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5,
                     ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), values);
             List<TopicPartition> partitions = c.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -249,53 +276,105 @@ public final class RoutingDemo implements Callable<Integer> {
             }
         }
 
+        /**
+         * Publishes each scripted input once the application has written every record the simulator
+         * wrote for that input's run before it (so an ack follows its command, a turn event its ack),
+         * and not before the input's own instant shifted by the lag so far. Inputs of different runs
+         * do not wait for each other (one run's round trip must not delay another's ack past the
+         * dispatch timeout); each run's inputs keep their order, and ready inputs go in script order.
+         */
         void replay(RoutingSimulator sim, Instant deadline) throws Exception {
             List<RoutingSimulator.Step> steps = sim.inputs();
             List<Decision> decisions = sim.decisions();
-            Map<RoutingOutput.Kind, Integer> expected = new EnumMap<>(RoutingOutput.Kind.class);
-            KINDS.forEach(k -> expected.put(k, 0));
+            Map<String, Integer> expected = new java.util.HashMap<>();
+            List<Integer> pending = new ArrayList<>();
+            Map<Integer, Integer> needed = new java.util.HashMap<>();
             WorkspaceState before = WorkspaceState.empty(RoutingDemoScenario.WORKSPACE);
             Map<String, RouteConfig> cfg = Map.of(RoutingDemoScenario.PROFILE, RoutingDemoScenario.config());
-            Duration drift = Duration.ZERO;
             for (int i = 0; i < steps.size(); i++) {
-                RoutingSimulator.Step step = steps.get(i);
-                if (!(step.input() instanceof TimerEntry)) {
-                    awaitCounts(expected, deadline);
-                    Instant gate = step.at().plus(drift);
-                    while (time.now().isBefore(gate)) {
-                        poll(Duration.ofMillis(10));
-                    }
-                    Instant now = time.now();
-                    drift = Duration.between(step.at(), now);
-                    publish(step.input(), now, drift);
+                if (!(steps.get(i).input() instanceof TimerEntry)) {
+                    pending.add(i);
+                    needed.put(i, expected.getOrDefault(runOf(steps.get(i).input()), 0));
                 }
                 for (RoutingOutput o : RoutingRecords.of(decisions.get(i), before, cfg::get)) {
-                    expected.merge(o.kind(), 1, Integer::sum);
+                    expected.merge(o.key(), 1, Integer::sum);
                 }
                 before = decisions.get(i).state();
             }
-            awaitCounts(expected, deadline);
-            Instant end = sim.now().plus(drift);
-            while (time.now().isBefore(end)) {
-                poll(Duration.ofMillis(20));
+            Duration drift = Duration.ZERO;
+            // hints move with the lag of the first input of their instant, so equal hints stay equal
+            Map<Instant, Duration> hintShift = new java.util.HashMap<>();
+            while (!pending.isEmpty()) {
+                boolean progress = false;
+                java.util.Set<String> blocked = new java.util.HashSet<>();
+                for (java.util.Iterator<Integer> it = pending.iterator(); it.hasNext(); ) {
+                    int i = it.next();
+                    RoutingSimulator.Step step = steps.get(i);
+                    if (time.now().isBefore(step.at().plus(drift))) {
+                        break; // later inputs are not due either
+                    }
+                    String run = runOf(step.input());
+                    if (blocked.contains(run) || observed.count(run) < needed.get(i)) {
+                        blocked.add(run);
+                        continue;
+                    }
+                    Instant now = time.now();
+                    Duration lag = Duration.between(step.at(), now);
+                    if (lag.compareTo(drift) > 0) {
+                        drift = lag;
+                    }
+                    publish(step.input(), now, hintShift.computeIfAbsent(step.at(), x -> lag));
+                    it.remove();
+                    progress = true;
+                }
+                if (!progress) {
+                    if (Instant.now().isAfter(deadline)) {
+                        int i = pending.get(0);
+                        String run = runOf(steps.get(i).input());
+                        throw new IllegalStateException("timed out waiting for the application's records of " + run
+                                + ": expected " + needed.get(i) + ", seen " + observed.count(run));
+                    }
+                    poll(Duration.ofMillis(5));
+                }
+            }
+            for (Map.Entry<String, Integer> e : expected.entrySet()) {
+                awaitCount(e.getKey(), e.getValue(), deadline);
             }
             poll(Duration.ofMillis(200));
         }
 
-        private void awaitCounts(Map<RoutingOutput.Kind, Integer> expected, Instant deadline) {
-            while (KINDS.stream().anyMatch(k -> observed.count(k) < expected.get(k))) {
+        private void awaitCount(String key, int count, Instant deadline) {
+            while (observed.count(key) < count) {
                 if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("timed out waiting for the application's records: expected " + expected
-                            + ", seen " + KINDS.stream().collect(java.util.stream.Collectors.toMap(k -> k, observed::count)));
+                    throw new IllegalStateException("timed out waiting for the application's records of " + key
+                            + ": expected " + count + ", seen " + observed.count(key));
                 }
-                poll(Duration.ofMillis(20));
+                poll(Duration.ofMillis(5));
             }
+        }
+
+        private static String runOf(Object input) {
+            if (input instanceof RunRequest r) {
+                return r.runId();
+            } else if (input instanceof RunFinished f) {
+                return f.runId();
+            } else if (input instanceof RunControl c) {
+                return c.runId();
+            } else if (input instanceof OfficeDispatchAck a) {
+                return a.runId();
+            } else if (input instanceof SessionEvent e) {
+                io.recourse.avro.SessionEvent avro = AvroMapping.toAvro(e);
+                return ((io.recourse.avro.TurnContext) ((org.apache.avro.generic.IndexedRecord) avro.getEvent()).get(
+                        ((org.apache.avro.generic.IndexedRecord) avro.getEvent()).getSchema().getField("context").pos()))
+                        .getRunId();
+            }
+            throw new IllegalArgumentException("unknown scripted input " + input);
         }
 
         private void poll(Duration d) {
             consumers.forEach((kind, c) -> {
                 for (ConsumerRecord<String, ? extends SpecificRecord> r : c.poll(d.dividedBy(KINDS.size()))) {
-                    observed.records.get(kind).add(r);
+                    observed.add(kind, r);
                 }
             });
         }

@@ -167,7 +167,9 @@ public final class RecourseTopology {
         InteractiveTopology.attach(builder, sessionEventsBySession, topics, config,
                 new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.hashed()),
                 recordClock); // DESIGN §6
-        // routing (DESIGN §7): RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config)
+        RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config,
+                new RoutingTopology.Options(RoutingTopology.settings(config), io.recourse.routing.JitterSource.hashing(),
+                        recordClock)); // DESIGN §7
         // ===== end of owners =====
 
         return builder.build();
