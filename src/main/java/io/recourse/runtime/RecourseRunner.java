@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -43,6 +44,7 @@ public final class RecourseRunner implements AutoCloseable {
 
     private final RecourseConfig config;
     private final Function<RecourseConfig, Topology> topologyBuilder;
+    private final Time time;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private EmbeddedKafkaBroker broker;
     private KafkaStreams streams;
@@ -57,6 +59,16 @@ public final class RecourseRunner implements AutoCloseable {
 
     /** A runner with another topology builder (tests). */
     public RecourseRunner(RecourseConfig config, Function<RecourseConfig, Topology> topologyBuilder) {
+        this(config, topologyBuilder, Time.SYSTEM);
+    }
+
+    /**
+     * A runner whose Kafka Streams runs on the injected clock {@code time} (DESIGN §8: wall clock in
+     * production; the demo's {@code --time-scale} passes a faster one): punctuators and
+     * {@code currentSystemTimeMs} read it.
+     */
+    public RecourseRunner(RecourseConfig config, Function<RecourseConfig, Topology> topologyBuilder, Time time) {
+        this.time = time;
         this.config = config;
         this.topologyBuilder = topologyBuilder;
     }
@@ -90,7 +102,7 @@ public final class RecourseRunner implements AutoCloseable {
                         StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
             }
             Topology topology = topologyBuilder.apply(config);
-            streams = new KafkaStreams(topology, streamsProperties(config, bootstrapServers));
+            streams = new KafkaStreams(topology, streamsProperties(config, bootstrapServers), time);
             CountDownLatch running = new CountDownLatch(1);
             streams.setStateListener((now, before) -> {
                 LOG.info("Kafka Streams {} -> {}", before, now);

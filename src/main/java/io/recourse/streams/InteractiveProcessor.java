@@ -1,6 +1,7 @@
 package io.recourse.streams;
 
 import io.recourse.avro.SessionStateValue;
+import io.recourse.evidence.TurnOutcome;
 import io.recourse.interactive.Decision;
 import io.recourse.interactive.InteractiveInput;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
@@ -38,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * store), and fires each due entry in key order (instant, kind, session) as {@link TimerFired},
  * deleting it first; {@code taskRunningSince} is the wall-clock instant of {@link #init}, which
  * Streams calls when the task reaches RUNNING after restoring its stores.
+ *
+ * <p>Record timestamps are broker wall-clock time ({@code LogAppendTime}); before the policy compares
+ * a TurnOutcome's {@code recorded_at} with the injected clock (staleness, DESIGN §8) it is mapped onto
+ * that clock by {@code recordClock} ({@link #onClock}): the identity in production, the demo's
+ * {@code --time-scale} mapping ({@code ScaledTime::scaled}) otherwise.
  */
 final class InteractiveProcessor extends ContextualProcessor<String, InteractiveInput, String, InteractiveOutput> {
 
@@ -49,13 +56,36 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
 
     private final InteractiveRecoveryPolicy policy;
     private final Duration punctuationInterval;
+    private final UnaryOperator<Instant> recordClock;
     private KeyValueStore<String, SessionStateValue> sessions;
     private KeyValueStore<Bytes, byte[]> timers;
     private Instant taskRunningSince;
 
     InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval) {
+        this(policy, punctuationInterval, UnaryOperator.identity());
+    }
+
+    InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval, UnaryOperator<Instant> recordClock) {
         this.policy = policy;
         this.punctuationInterval = punctuationInterval;
+        this.recordClock = recordClock;
+    }
+
+    /**
+     * {@code input} with every record-time instant mapped onto the injected clock by {@code recordClock}
+     * (DESIGN §8): a TurnOutcome's {@code recorded_at} (its record's broker append time); every other
+     * input unchanged (their instants are event times or already clock instants).
+     */
+    static InteractiveInput onClock(InteractiveInput input, UnaryOperator<Instant> recordClock) {
+        if (input instanceof InteractiveInput.Event e && e.event() instanceof TurnOutcome o && o.recordedAt() != null) {
+            Instant mapped = recordClock.apply(o.recordedAt());
+            if (!mapped.equals(o.recordedAt())) {
+                return new InteractiveInput.Event(new TurnOutcome(o.context(), o.outcome(), o.launch(), o.stopReason(),
+                        o.assistantOutputSeen(), o.toolActivitySeen(), o.replaySafe(), o.classification(), o.occurredAt(),
+                        mapped));
+            }
+        }
+        return input;
     }
 
     @Override
@@ -74,7 +104,7 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
         if (input == null) {
             return;
         }
-        apply(input.sessionId(), input, now());
+        apply(input.sessionId(), onClock(input, recordClock), now());
     }
 
     /** Fires every entry of the time index due at or before now, in key order. */

@@ -3,10 +3,14 @@ package io.recourse.streams;
 import io.recourse.evidence.TurnClassifier;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
+import io.recourse.interactive.InteractiveRecoveryPolicy;
+import io.recourse.interactive.JitterSource;
 import io.recourse.runtime.RecourseConfig;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -96,6 +100,30 @@ public final class RecourseTopology {
      */
     public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
                                  EvidenceCounters counters) {
+        return build(config, admission, classifier, counters, UnaryOperator.identity());
+    }
+
+    /**
+     * The default topology whose owners map record timestamps onto the injected clock with
+     * {@code recordClock} (DESIGN §8: the demo's {@code --time-scale} passes {@code ScaledTime::scaled}
+     * together with the {@code ScaledTime} given to Kafka Streams).
+     */
+    public static Topology build(RecourseConfig config, UnaryOperator<Instant> recordClock) {
+        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
+                EvidenceTopology.defaultClassifier(), EvidenceCounters.global(), recordClock);
+    }
+
+    /**
+     * The topology for {@code config}.
+     *
+     * @param admission   the ingress validation
+     * @param classifier  the catalogue's classifier (DESIGN §5)
+     * @param counters    the evidence counters' registry
+     * @param recordClock maps a record timestamp (broker wall-clock time) onto the injected clock
+     * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
+     */
+    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
+                                 EvidenceCounters counters, UnaryOperator<Instant> recordClock) {
         Topics topics = Topics.from(config);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
@@ -136,8 +164,12 @@ public final class RecourseTopology {
                         .withNumberOfPartitions(config.ownerPartitions()));
 
         // (4) ===== owners attach here =====
-        InteractiveTopology.attach(builder, sessionEventsBySession, topics, config); // DESIGN §6
-        // routing (DESIGN §7): RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config)
+        InteractiveTopology.attach(builder, sessionEventsBySession, topics, config,
+                new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.hashed()),
+                recordClock); // DESIGN §6
+        RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config,
+                new RoutingTopology.Options(RoutingTopology.settings(config), io.recourse.routing.JitterSource.hashing(),
+                        recordClock)); // DESIGN §7
         // ===== end of owners =====
 
         return builder.build();
