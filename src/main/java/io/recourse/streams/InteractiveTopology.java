@@ -147,6 +147,16 @@ public final class InteractiveTopology {
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsBySession,
                               Topics topics, RecourseConfig config, InteractiveRecoveryPolicy policy,
                               UnaryOperator<Instant> recordClock) {
+        attach(builder, sessionEventsBySession, topics, config, policy, recordClock, RecourseMeters.global());
+    }
+
+    /**
+     * {@link #attach(StreamsBuilder, KStream, Topics, RecourseConfig, InteractiveRecoveryPolicy, UnaryOperator)}
+     * with the processor's metrics (policy decisions, stale evidence, timer lag; DESIGN §10) in {@code meters}.
+     */
+    public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsBySession,
+                              Topics topics, RecourseConfig config, InteractiveRecoveryPolicy policy,
+                              UnaryOperator<Instant> recordClock, RecourseMeters meters) {
         int partitions = config.ownerPartitions();
 
         KStream<String, InteractiveInput> events = sessionEventsBySession.mapValues(
@@ -178,7 +188,7 @@ public final class InteractiveTopology {
         Map<String, KStream<String, InteractiveOutput>> outputs = events
                 .merge(controls, Named.as(MERGE_CONTROLS))
                 .merge(acks, Named.as(MERGE_ACKS))
-                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock),
+                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock, meters),
                         Named.as(INTERACTIVE_PROCESSOR), SESSIONS_STORE, TIMERS_STORE)
                 .split(Named.as(OUTPUT_SPLIT))
                 .branch((key, out) -> out instanceof InteractiveOutput.Command, Branched.as(COMMAND_BRANCH))
