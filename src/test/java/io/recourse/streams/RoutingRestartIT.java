@@ -159,7 +159,6 @@ class RoutingRestartIT {
         Instant run2Running = Instant.now();
 
         // then: the pending retry fires once, in time
-        System.out.printf("run 2 RUNNING %s before the reset%n", Duration.between(run2Running, reset));
         RouteCommand s1Command = awaitCommand(commands, "S1", 2);
         assertIssuedInTime(s1Command, s1Retry.getRetryAt(), run2Running);
         dispatchAndComplete(s1Command); // the retried turn works: the cooldown on openai ends
@@ -176,7 +175,6 @@ class RoutingRestartIT {
         RecourseRunner run3 = track(new RecourseRunner(config.with(RecourseConfig.STATE_DIR, freshStateDir.toString()),
                 topology)).start();
         Instant run3Running = Instant.now();
-        System.out.printf("run 3 RUNNING %s before the reset%n", Duration.between(run3Running, reset));
         assertThat(run3Running).as("the parked runs wake after the second restart").isBefore(reset);
 
         // then: the retry fires once, each parked run wakes once, no command id twice

@@ -328,6 +328,47 @@ class RoutingTopologyTest {
         }
     }
 
+    @Nested
+    class Durability {
+
+        @Test
+        void aParkedRunAndItsWakeAreOnTheChangelogsAndTheWakeEntryIsDeletedWhenItFires() {
+            try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
+                RoutingSimulator sim = simulator(RoutingDemoScenario.config().withFallbackEnabled(false));
+                sim.request("p1", RoutingDemoScenario.PROFILE);
+                Instant reset = sim.now().plusSeconds(90);
+                sim.fail("p1", RoutingSimulator.classification(Code.QUOTA_LIMITED,
+                        io.recourse.classification.Confidence.HIGH, null, reset), false, false);
+                driver.routeConfig(RoutingDemoScenario.config().withFallbackEnabled(false));
+                driver.replay(sim.inputs());
+                var runs = driver.driver.createOutputTopic("recourse-routing-test-" + RoutingTopology.RUNS_STORE + "-changelog",
+                        new org.apache.kafka.common.serialization.StringDeserializer(),
+                        AvroSerde.of(io.recourse.avro.RoutingRunValue.class));
+                var timers = driver.driver.createOutputTopic("recourse-routing-test-" + RoutingTopology.TIMERS_STORE + "-changelog",
+                        new org.apache.kafka.common.serialization.BytesDeserializer(),
+                        new org.apache.kafka.common.serialization.StringDeserializer());
+                byte[] wakeKey = new io.recourse.routing.TimerEntry(io.recourse.routing.TimerKind.PARKED_WAKE, reset, "p1").key();
+
+                var parked = runs.readKeyValuesToMap().get(RoutingProcessor.runKey(RoutingDemoScenario.WORKSPACE, "p1"));
+                assertThat(parked.getParked()).isTrue();
+                assertThat(parked.getWakeAt()).isEqualTo(reset);
+                assertThat(timers.readKeyValuesToList()).anySatisfy(kv -> {
+                    assertThat(kv.key.get()).isEqualTo(wakeKey);
+                    assertThat(kv.value).isEqualTo(RoutingDemoScenario.WORKSPACE);
+                });
+
+                driver.advanceTo(reset);
+
+                assertThat(timers.readKeyValuesToList()).anySatisfy(kv -> {
+                    assertThat(kv.key.get()).isEqualTo(wakeKey);
+                    assertThat(kv.value).isNull();
+                });
+                assertThat(runs.readKeyValuesToMap().get(RoutingProcessor.runKey(RoutingDemoScenario.WORKSPACE, "p1"))
+                        .getParked()).isFalse();
+            }
+        }
+    }
+
     @Test
     void everyProcessorStoreAndTopicOfTheRoutingStageIsNamedExplicitly() {
         String described = RoutingTestTopology.build(io.recourse.runtime.RecourseConfig.defaults(), EXACT)
