@@ -192,7 +192,7 @@ public final class RecourseTopology {
                 recordClock, meters); // DESIGN §6
         RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config,
                 new RoutingTopology.Options(RoutingTopology.settings(config), io.recourse.routing.JitterSource.hashing(),
-                        recordClock)); // DESIGN §7
+                        recordClock, meters)); // DESIGN §7
         // ===== end of owners =====
 
         return builder.build();

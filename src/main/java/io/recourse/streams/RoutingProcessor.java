@@ -3,11 +3,14 @@ package io.recourse.streams;
 import io.recourse.avro.RouteConfigValue;
 import io.recourse.avro.RoutingRunValue;
 import io.recourse.avro.RoutingWorkspaceValue;
+import io.recourse.evidence.Outcome;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.routing.Decision;
 import io.recourse.routing.OfficeRouter;
+import io.recourse.routing.ParkedRunChange;
 import io.recourse.routing.RouteConfig;
 import io.recourse.routing.Run;
+import io.recourse.routing.RunState;
 import io.recourse.routing.TimerEntry;
 import io.recourse.routing.TimerKind;
 import io.recourse.routing.WorkspaceState;
@@ -53,12 +56,20 @@ import org.slf4j.LoggerFactory;
  * <p>The route configuration comes from the global store {@value RoutingTopology#ROUTE_CONFIG_STORE}.
  * TurnOutcome record times ({@code recorded_at}) are mapped through {@code recordClock} before the
  * router compares them with the clock (identity in production; the demo's time scale).
+ *
+ * <p>Metrics ({@link RecourseMeters}, DESIGN §10): policy decisions on failed turns and stale
+ * evidence under {@code context=office}; every fired timer's lag ({@code now − due}) under
+ * {@code recourse_timer_lag_seconds{owner=routing, kind}}.
  */
 final class RoutingProcessor extends ContextualProcessor<String, Object, String, RoutingOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RoutingProcessor.class);
     /** Due entries fired per punctuation at most; the rest fire at the next one (bounds a transaction). */
     static final int MAX_FIRED_PER_PUNCTUATION = 10_000;
+    /** The {@code owner} tag of this processor's timer lag. */
+    static final String TIMER_OWNER = "routing";
+    /** The run reason of a failed turn declined for stale evidence (DESIGN §8). */
+    static final String STALE_EVIDENCE = "stale_evidence";
 
     private final RoutingTopology.Options options;
     private final Duration punctuationInterval;
@@ -129,6 +140,7 @@ final class RoutingProcessor extends ContextualProcessor<String, Object, String,
                     continue; // cancelled by an earlier entry of this scan
                 }
                 timers.delete(e.getKey());
+                options.meters().timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.due(), now));
                 apply(e.getValue(), entry, now);
                 fired++;
                 more = true;
@@ -141,6 +153,7 @@ final class RoutingProcessor extends ContextualProcessor<String, Object, String,
         RoutingWorkspaceValue storedWorkspace = workspaces.get(workspaceId);
         WorkspaceState before = RoutingAvro.fromAvro(workspaceId, storedWorkspace, loaded);
         Decision d = router.decide(input, before, now);
+        record(input, d);
         for (String note : d.notes()) {
             LOG.debug("workspace {}: {}", workspaceId, note);
         }
@@ -170,6 +183,42 @@ final class RoutingProcessor extends ContextualProcessor<String, Object, String,
         for (RoutingOutput out : RoutingRecords.of(d, before, this::config)) {
             context().forward(new Record<>(out.key(), out, timestamp));
         }
+    }
+
+    /**
+     * The metrics of one decision (DESIGN §10): for a failed turn whose run the decision changed,
+     * {@code recourse_policy_decisions_total{context=office, code, result}} with {@link #result}, and
+     * {@code recourse_stale_evidence_total{context=office}} when the run's reason is {@code stale_evidence}.
+     */
+    private void record(Object input, Decision d) {
+        if (!(input instanceof TurnOutcome o) || o.outcome() != Outcome.FAILED || o.context().runId() == null) {
+            return;
+        }
+        String runId = o.context().runId();
+        for (RunState state : d.runStates()) {
+            if (runId.equals(state.runId())) {
+                options.meters().policyDecision(RecourseMeters.Context.OFFICE,
+                        o.classification() == null ? state.code() : o.classification().code(), result(state, d));
+                if (STALE_EVIDENCE.equals(state.reason())) {
+                    options.meters().staleEvidence(RecourseMeters.Context.OFFICE);
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * The {@code result} tag of an Office decision: {@code parked} when the decision parks the run,
+     * else the run's new status ({@code short_retry}, {@code routing} — launched on the next
+     * candidate —, {@code waiting_for_provider_capacity}, {@code waiting_for_cooldown}, {@code declined}, …).
+     */
+    static String result(RunState state, Decision d) {
+        for (ParkedRunChange change : d.parked()) {
+            if (change.runId().equals(state.runId()) && !change.release()) {
+                return "parked";
+            }
+        }
+        return state.status().wire();
     }
 
     private Map<String, Run> loadRuns(String workspaceId) {

@@ -128,13 +128,22 @@ public final class RoutingTopology {
      * @param jitter      the jitter source (production: {@link JitterSource#hashing()})
      * @param recordClock maps a record timestamp onto the injected clock before any comparison
      *                    (identity in production; the demo's {@code --time-scale})
+     * @param meters      where the processor records policy decisions, stale evidence and timer lag
+     *                    (DESIGN §10); the global registry with the three-argument constructor
      */
-    public record Options(RoutingSettings settings, JitterSource jitter, UnaryOperator<Instant> recordClock) {
+    public record Options(RoutingSettings settings, JitterSource jitter, UnaryOperator<Instant> recordClock,
+                          RecourseMeters meters) {
 
         public Options {
             Objects.requireNonNull(settings);
             Objects.requireNonNull(jitter);
             Objects.requireNonNull(recordClock);
+            Objects.requireNonNull(meters);
+        }
+
+        /** Options recording metrics on the global registry. */
+        public Options(RoutingSettings settings, JitterSource jitter, UnaryOperator<Instant> recordClock) {
+            this(settings, jitter, recordClock, RecourseMeters.global());
         }
     }
 
