@@ -7,12 +7,15 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.recourse.classification.Code;
 import io.recourse.classification.Confidence;
+import io.recourse.evidence.TurnContext;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.OfficeRouter;
 import io.recourse.routing.RouteConfig;
 import io.recourse.routing.RoutingDemoScenario;
 import io.recourse.routing.RoutingSettings;
 import io.recourse.routing.RoutingSimulator;
+import io.recourse.routing.RunRequest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -59,6 +62,26 @@ class RoutingMetersTest {
             driver.replay(sim.inputs());
 
             assertThat(decisions("quota_limited", "parked")).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void a_failed_office_turn_recorded_beyond_the_staleness_bound_counts_stale_evidence_and_a_declined_decision() {
+        RouteConfig config = RoutingDemoScenario.config();
+        try (RoutingDriver driver = new RoutingDriver(T0, options)) {
+            driver.routeConfig(config);
+            driver.request(new RunRequest("q1", "r1", RoutingDemoScenario.WORKSPACE, RoutingDemoScenario.PROFILE, "t1", T0));
+            io.recourse.avro.RouteCommand launch = driver.commands.readValue();
+            TurnContext turn = RoutingEvents.turn(launch, 1);
+            Instant sixMinutesAgo = T0.minus(Duration.ofMinutes(6));
+
+            driver.event(RoutingEvents.started(turn, sixMinutesAgo));
+            driver.event(RoutingEvents.failed(turn, Code.PROVIDER_OVERLOADED, null, sixMinutesAgo));
+
+            Counter stale = registry.find(RecourseMeters.STALE_EVIDENCE).tags("context", "office").counter();
+            assertThat(stale).isNotNull();
+            assertThat(stale.count()).isEqualTo(1.0);
+            assertThat(decisions("provider_overloaded", "declined")).isEqualTo(1.0);
         }
     }
 
