@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code recourse catalogue explain FILE|-} (issue 4 item 8): reads frames like {@code classify}
- * and prints, for each closed turn in closing order, its outcome, its (sanitized, DESIGN §9)
+ * and prints, for each closed turn (sessions in order of first appearance, each turn replayed in seq order), its outcome, its (sanitized, DESIGN §9)
  * evidence signals by {@code seq}, every rule tried in priority order — matched or not, on which
  * signal {@code seq}s, or which condition failed — and the verdict saying why the winner won.
  * Rejected lines and open turns go to standard error. Exit codes as {@link ClassifyCommand}.

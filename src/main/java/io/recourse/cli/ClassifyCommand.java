@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  * {@code recourse classify FILE|-}: the offline pipeline (DESIGN §§3–5) over a JSONL file of frame
  * envelopes of any number of sessions and turns in any arrival order, without a broker.
  *
- * <p>Prints one JSON object per closed turn (generation ≥ 1), in closing order: {@code session_id},
+ * <p>Prints one JSON object per closed turn (generation ≥ 1), sessions in order of first appearance, then by generation (each turn is replayed in {@code seq} order, so the answer does not depend on line order): {@code session_id},
  * {@code prompt_generation}, {@code outcome}, {@code launch}, {@code code}, {@code class},
  * {@code confidence}, {@code rule_id}, {@code catalogue_version}, {@code scope},
  * {@code replay_safe}, {@code assistant_output_seen}, {@code tool_activity_seen},
