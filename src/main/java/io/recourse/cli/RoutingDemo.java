@@ -516,6 +516,11 @@ public final class RoutingDemo implements Callable<Integer> {
             d.runStates().forEach(s -> collapse(expStates.computeIfAbsent(s.runId(), x -> new ArrayList<>()), s.status().wire()));
             d.health().forEach(h -> collapse(expHealth.computeIfAbsent(h.key().healthKey(), x -> new ArrayList<>()), h.state().wire()));
         }
+        // beyond the simulator's script: the wake's relaunch on the second candidate succeeds, which
+        // resets that candidate's health to healthy
+        var second = RoutingDemoScenario.CANDIDATES.get(1);
+        String secondKey = RoutingDemoScenario.WORKSPACE + "/" + second.providerId() + "/provider/" + second.providerId();
+        collapse(expHealth.computeIfAbsent(secondKey, x -> new ArrayList<>()), "healthy");
         Map<String, List<String>> commands = new TreeMap<>();
         Map<String, List<String>> states = new TreeMap<>();
         Map<String, List<String>> health = new TreeMap<>();
@@ -536,6 +541,14 @@ public final class RoutingDemo implements Callable<Integer> {
             collapse(health.computeIfAbsent(r.key(), x -> new ArrayList<>()), ((ProviderHealth) r.value()).getState());
         }
         List<String> diffs = new ArrayList<>();
+        // the second candidate's quota: degraded quota_limited until ≈ the reset
+        boolean quota = observed.records.get(RoutingOutput.Kind.PROVIDER_HEALTH).stream()
+                .filter(r -> r.key().equals(secondKey)).map(r -> (ProviderHealth) r.value())
+                .anyMatch(h -> "degraded".equals(h.getState()) && "quota_limited".equals(h.getCode()) && reset != null
+                        && h.getRetryAt() != null && Duration.between(reset, h.getRetryAt()).abs().compareTo(tolerance) <= 0);
+        if (!quota) {
+            diffs.add("health " + secondKey + ": expected degraded quota_limited with retry_at ≈ the reset " + reset);
+        }
         for (String run : RoutingDemoScenario.runIds(runs)) {
             firstDifference(diffs, run + " route commands", expCommands.get(run), commands.get(run));
             firstDifference(diffs, run + " run states", expStates.get(run), states.get(run));
