@@ -143,7 +143,10 @@ public final class RoutingDemo implements Callable<Integer> {
                     RecourseConfig.OWNER_PARTITIONS, "2",
                     ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10",
                     // every hop of the pipeline waits for a transaction commit (exactly-once): commit often
-                    StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "20"));
+                    StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "20",
+                    // on a loaded machine an ack can take seconds of wall time through the pipeline:
+                    // give it 90 s on the scaled clock (no dispatch times out in the scenario)
+                    RecourseConfig.DISPATCH_TIMEOUT_MS, "90000"));
             try (RecourseRunner runner = new RecourseRunner(config,
                     c -> RecourseTopology.build(c, time::scaled, JitterSource.none()), time)) {
                 runner.start();
