@@ -274,7 +274,8 @@ public final class InteractiveScenarios {
             this.samples = DemoSamples.load().stream().collect(Collectors.toMap(DemoSamples.Sample::name, Function.identity()));
         }
 
-        private ObjectNode frame(String sample, int index) {
+        /** A copy of frame {@code index} (0-based) of the bundled sample {@code sample}; throws NullPointerException for an unknown sample. */
+        public ObjectNode frame(String sample, int index) {
             DemoSamples.Sample s = Objects.requireNonNull(samples.get(sample), sample);
             return s.frames().get(index).deepCopy();
         }

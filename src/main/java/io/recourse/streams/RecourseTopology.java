@@ -137,6 +137,17 @@ public final class RecourseTopology {
     }
 
     /**
+     * The default topology with the routing owner's retry jitter given (DESIGN §8: the routing demo
+     * passes {@code JitterSource.none()} so its short-retry delays are exact) and record timestamps
+     * mapped onto the injected clock with {@code recordClock}.
+     */
+    public static Topology build(RecourseConfig config, UnaryOperator<Instant> recordClock,
+                                 io.recourse.routing.JitterSource routingJitter) {
+        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
+                EvidenceTopology.defaultClassifier(), RecourseMeters.global(), recordClock, routingJitter);
+    }
+
+    /**
      * The topology for {@code config}.
      *
      * @param admission   the ingress validation
@@ -147,6 +158,12 @@ public final class RecourseTopology {
      */
     public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
                                  RecourseMeters meters, UnaryOperator<Instant> recordClock) {
+        return build(config, admission, classifier, meters, recordClock, io.recourse.routing.JitterSource.hashing());
+    }
+
+    private static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
+                                  RecourseMeters meters, UnaryOperator<Instant> recordClock,
+                                  io.recourse.routing.JitterSource routingJitter) {
         Topics topics = Topics.from(config);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
@@ -191,7 +208,7 @@ public final class RecourseTopology {
                 new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.hashed()),
                 recordClock, meters); // DESIGN §6
         RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config,
-                new RoutingTopology.Options(RoutingTopology.settings(config), io.recourse.routing.JitterSource.hashing(),
+                new RoutingTopology.Options(RoutingTopology.settings(config), routingJitter,
                         recordClock, meters)); // DESIGN §7
         // ===== end of owners =====
 
