@@ -1,0 +1,280 @@
+package io.recourse.classification;
+
+import io.recourse.classification.Catalogue.Marker;
+import io.recourse.classification.Catalogue.Fallback;
+import io.recourse.classification.Explanation.Trial;
+import io.recourse.classification.Rule.Condition;
+import io.recourse.classification.hints.HintValidator;
+import io.recourse.evidence.Evidence;
+import io.recourse.evidence.Signal;
+import io.recourse.evidence.SignalKind;
+import io.recourse.evidence.TurnClassifier;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The catalogue classifier (DESIGN §5): evidence of one closed turn → at most one
+ * {@link Classification}. Pure and deterministic; no agent-specific Java decides anything here —
+ * every decision is a rule of the {@link Catalogue}.
+ *
+ * <ul>
+ *   <li><b>Final chunks</b> are read only when a catalogue surfaced-failure shape marks them (an
+ *       anchored {@code API Error: <status>} message, Goose's error preface, Codex's terminal error
+ *       sentences); other assistant text is prose and never read.</li>
+ *   <li><b>Completed turns</b> ({@link Evidence#stopReason()} non-null): empty unless the winning
+ *       match rests on a surfaced failure (a marked signal) and on a foreground signal. Errors the
+ *       agent retried past (HTTP, stderr, reconnect metadata) do not fail a turn it completed. A
+ *       {@code cancelled} stop is the user's decision and is never a failure.</li>
+ *   <li><b>Failed turns</b> (no stop reason: error, exit, launch failure, {@code turn_abandoned}):
+ *       always present — the best rule, else the pre-start ({@code unknown_provider_error}) or
+ *       post-start ({@code agent_runtime_error}) fallback with confidence {@code low}.</li>
+ *   <li><b>Choice</b>: a foreground match beats a background one; then the highest priority.</li>
+ *   <li><b>Background</b>: a match resting only on background signals is at most {@code medium}.</li>
+ *   <li><b>Bounded input</b>: at most {@value #MAX_SIGNALS} signals (the latest) and
+ *       {@value #MAX_FIELD_CHARS} characters per field are read; catalogue regexes are bounded.</li>
+ *   <li><b>Hints</b>: only for {@code rate_limited} ({@code retry_after}) and {@code quota_limited}
+ *       ({@code reset_at}); the winning rule's extractors are applied to the turn's signals, latest
+ *       first, and the first hint strictly after the terminal frame and within the horizon
+ *       (default 7 days) is kept.</li>
+ * </ul>
+ */
+public final class Classifier implements TurnClassifier {
+
+    /** Characters of a field a rule reads (the evidence bound of DESIGN §4, 4 KiB). */
+    public static final int MAX_FIELD_CHARS = 4096;
+    /** Signals of a turn a rule reads (twice the evidence bound of DESIGN §4). */
+    public static final int MAX_SIGNALS = 64;
+
+    private final Catalogue catalogue;
+    private final Duration horizon;
+
+    /** A classifier over {@code catalogue} with the default 7-day hint horizon. */
+    public Classifier(Catalogue catalogue) {
+        this(catalogue, HintValidator.DEFAULT_HORIZON);
+    }
+
+    /** A classifier over {@code catalogue}; hints more than {@code horizon} after the terminal frame are dropped. */
+    public Classifier(Catalogue catalogue, Duration horizon) {
+        this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+        this.horizon = Objects.requireNonNull(horizon, "horizon");
+    }
+
+    /** A classifier over the shipped catalogue ({@link Catalogue#loadDefault()}). */
+    public static Classifier withDefaultCatalogue() {
+        return new Classifier(Catalogue.loadDefault());
+    }
+
+    /** The catalogue it applies. */
+    public Catalogue catalogue() {
+        return catalogue;
+    }
+
+    @Override
+    public Optional<Classification> classify(Evidence evidence) {
+        return run(evidence, false).classification();
+    }
+
+    /** Classifies {@code evidence} and reports every rule tried and why the winner won. */
+    public Explanation explain(Evidence evidence) {
+        return run(evidence, true);
+    }
+
+    /** {@code detailed}: build the human-readable trial details (explain) or skip them (classify). */
+    private Explanation run(Evidence evidence, boolean detailed) {
+        List<Signal> signals = evidence.signals();
+        if (signals.size() > MAX_SIGNALS) {
+            signals = signals.subList(signals.size() - MAX_SIGNALS, signals.size());
+        }
+        String stop = evidence.stopReason();
+        boolean completed = stop != null;
+        if ("cancelled".equals(stop)) {
+            return new Explanation(catalogue.version(), true, List.of(), Optional.empty(),
+                    "the turn was cancelled: a user decision, never a failure", List.of(), false);
+        }
+        boolean[] background = marks(catalogue.backgroundMarkers(), evidence, signals);
+        boolean[] surfaced = marks(catalogue.surfacedShapes(), evidence, signals);
+        List<Trial> trials = new ArrayList<>();
+        Rule winner = null;
+        Trial winningTrial = null;
+        Rule backgroundWinner = null;
+        Trial backgroundTrial = null;
+        for (Rule rule : catalogue.rules()) {
+            Trial t = evaluate(rule, evidence, signals, background, surfaced, completed, detailed);
+            trials.add(t);
+            if (!t.matched()) {
+                continue;
+            }
+            if (!t.background() && winner == null) {
+                winner = rule;
+                winningTrial = t;
+            } else if (t.background() && backgroundWinner == null) {
+                backgroundWinner = rule;
+                backgroundTrial = t;
+            }
+        }
+        if (winner == null && backgroundWinner != null && !completed) {
+            winner = backgroundWinner;
+            winningTrial = backgroundTrial;
+        }
+        if (winner != null) {
+            boolean bg = winningTrial.background();
+            Confidence confidence = bg ? winner.confidence().atMost(Confidence.MEDIUM) : winner.confidence();
+            Instant hint = hint(winner, evidence, signals);
+            Classification c = new Classification(winner.code(), confidence, winner.id(), catalogue.version(),
+                    winner.scope(), winner.code() == Code.RATE_LIMITED ? hint : null,
+                    winner.code() == Code.QUOTA_LIMITED ? hint : null, bg);
+            String verdict = "rule " + winner.id() + " (priority " + winner.priority() + ") is the "
+                    + (bg ? "highest-priority match; it rests only on background signals, so confidence is at most medium"
+                          : "highest-priority foreground match")
+                    + (completed ? "; it rests on a surfaced failure, so the completed turn failed" : "");
+            boolean onFinal = false;
+            for (int i = 0; i < signals.size(); i++) {
+                Signal s = signals.get(i);
+                if (s.kind() == SignalKind.FINAL_CHUNK && (surfaced[i] || winningTrial.signalSeqs().contains(s.seq()))) {
+                    onFinal = true;
+                }
+            }
+            return new Explanation(catalogue.version(), completed, trials, Optional.of(c), verdict,
+                    winningTrial.signalSeqs(), onFinal);
+        }
+        if (completed) {
+            String why = backgroundWinner != null
+                    ? "the turn completed (" + stop + "); only background rule " + backgroundWinner.id()
+                      + " matched, and a background request never fails a completed turn"
+                    : "the turn completed (" + stop + ") and no rule matched a surfaced failure";
+            return new Explanation(catalogue.version(), true, trials, Optional.empty(), why, List.of(), false);
+        }
+        boolean preStart = evidence.launch() || allPreStart(signals);
+        Fallback fb = preStart ? catalogue.preStartFallback() : catalogue.postStartFallback();
+        Classification c = new Classification(fb.code(), Confidence.LOW, fb.ruleId(), catalogue.version(),
+                Scope.PROVIDER, null, null, false);
+        return new Explanation(catalogue.version(), false, trials, Optional.of(c),
+                "no rule matched a failed turn: " + (preStart ? "pre-start" : "post-start") + " fallback " + fb.ruleId(),
+                List.of(), false);
+    }
+
+    private static boolean[] marks(List<Marker> markers, Evidence evidence, List<Signal> signals) {
+        boolean[] out = new boolean[signals.size()];
+        for (int i = 0; i < signals.size(); i++) {
+            for (Marker m : markers) {
+                if (m.marks(evidence.agentType(), signals.get(i), MAX_FIELD_CHARS)) {
+                    out[i] = true;
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean allPreStart(List<Signal> signals) {
+        boolean any = false;
+        for (Signal s : signals) {
+            if (s.phase() == null) {
+                continue;
+            }
+            if (!s.phase().preStart()) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
+    }
+
+    private Trial evaluate(Rule rule, Evidence e, List<Signal> signals, boolean[] background, boolean[] surfaced,
+                           boolean completed, boolean detailed) {
+        if (!rule.appliesToAgent(e.agentType())) {
+            return miss(rule, detailed ? "agent " + e.agentType() + " is out of scope " + rule.agents() : "");
+        }
+        if (!rule.appliesToProvider(e.providerId())) {
+            return miss(rule, detailed ? "provider " + e.providerId() + " is out of scope " + rule.providers() : "");
+        }
+        boolean[] eligible = new boolean[signals.size()];
+        for (int i = 0; i < signals.size(); i++) {
+            Signal s = signals.get(i);
+            boolean pre = s.phase() != null ? s.phase().preStart() : e.launch();
+            eligible[i] = rule.phase().admits(pre) && (s.kind() != SignalKind.FINAL_CHUNK || surfaced[i]);
+        }
+        for (Condition c : rule.conditions()) {
+            if (!c.negate()) {
+                continue;
+            }
+            for (int i = 0; i < signals.size(); i++) {
+                if (eligible[i] && c.hits(signals.get(i), MAX_FIELD_CHARS)) {
+                    return miss(rule, detailed ? "excluded: " + c.describe() + " holds on seq " + signals.get(i).seq() : "");
+                }
+            }
+        }
+        List<Long> seqs = new ArrayList<>();
+        boolean allBackground = true;
+        boolean anySurfaced = false;
+        int from = 0;
+        for (Condition c : rule.conditions()) {
+            if (c.negate()) {
+                continue;
+            }
+            int chosen = -1;
+            int best = -1;
+            for (int i = rule.sequence() ? from : 0; i < signals.size(); i++) {
+                if (!eligible[i] || !c.hits(signals.get(i), MAX_FIELD_CHARS)) {
+                    continue;
+                }
+                // completed turns need the surfaced failure; failed turns prefer foreground evidence
+                int score = completed ? (surfaced[i] ? 2 : 0) + (background[i] ? 0 : 1)
+                                      : (background[i] ? 0 : 2) + (surfaced[i] ? 1 : 0);
+                if (score > best) {
+                    best = score;
+                    chosen = i;
+                }
+                if (rule.sequence()) {
+                    break;
+                }
+            }
+            if (chosen < 0) {
+                return miss(rule, detailed ? "no " + (rule.sequence() && from > 0 ? "later " : "") + "signal where " + c.describe() : "");
+            }
+            from = chosen + 1;
+            seqs.add(signals.get(chosen).seq());
+            allBackground &= background[chosen];
+            anySurfaced |= surfaced[chosen];
+        }
+        if (completed && !anySurfaced) {
+            return miss(rule, detailed ? "conditions hold on seq " + seqs
+                    + ", but the turn completed and none of them is a surfaced failure" : "");
+        }
+        boolean bg = rule.background() || allBackground;
+        return new Trial(rule.id(), rule.priority(), true, bg, seqs,
+                detailed ? "matched on seq " + seqs + (bg ? " (background)" : "") : "");
+    }
+
+    private static Trial miss(Rule rule, String why) {
+        return new Trial(rule.id(), rule.priority(), false, false, List.of(), why);
+    }
+
+    private Instant hint(Rule rule, Evidence e, List<Signal> signals) {
+        if (rule.hints().isEmpty() || rule.code() != Code.RATE_LIMITED && rule.code() != Code.QUOTA_LIMITED) {
+            return null;
+        }
+        Instant terminal = e.terminalAt();
+        if (terminal == null) {
+            terminal = signals.isEmpty() ? null : signals.get(signals.size() - 1).occurredAt();
+        }
+        if (terminal == null) {
+            return null;
+        }
+        for (int i = signals.size() - 1; i >= 0; i--) {
+            for (String name : rule.hints()) {
+                for (Instant candidate : HintExtractors.extract(name, signals.get(i), MAX_FIELD_CHARS)) {
+                    Optional<Instant> valid = HintValidator.validate(candidate, terminal, horizon);
+                    if (valid.isPresent()) {
+                        return valid.get();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+}

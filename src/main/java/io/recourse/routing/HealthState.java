@@ -1,0 +1,20 @@
+package io.recourse.routing;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.recourse.WireName;
+
+/** Provider health of one scope (DESIGN §7.3): {@code healthy}, {@code short_retry} (a same-route cooldown is running), {@code degraded} (ineligible until {@code retry_at}), {@code user_action_required} (no timer). */
+public enum HealthState implements WireName {
+    HEALTHY, SHORT_RETRY, DEGRADED, USER_ACTION_REQUIRED;
+
+    @JsonValue
+    @Override
+    public String wire() {
+        return WireName.of(this);
+    }
+
+    /** Parses a wire name; throws {@link IllegalArgumentException} on an unknown one. */
+    public static HealthState fromWire(String wire) {
+        return WireName.parse(HealthState.class, wire);
+    }
+}

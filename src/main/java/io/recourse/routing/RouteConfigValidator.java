@@ -1,0 +1,118 @@
+package io.recourse.routing;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The one validator of route configuration documents (DESIGN §7.1). Rules: {@code version} 1;
+ * at least one candidate with non-blank, unique {@code execution_profile_id} and non-blank
+ * {@code provider_id} / {@code model_id}; per class policy: {@code max_retries} 1..10 and
+ * {@code initial_interval_seconds} 1..3600 when retry is enabled, {@code max_wait_seconds}
+ * 1..604800 when waiting is enabled, disabled sections carry zeros, {@code on_exhausted} present.
+ * (The computed delay's 24 h cap is applied by the evaluator, not rejected here.)
+ */
+public final class RouteConfigValidator {
+
+    /** Upper bound of {@code max_retries}. */
+    public static final int MAX_RETRIES = 10;
+    /** Upper bound of {@code initial_interval_seconds}. */
+    public static final int MAX_INITIAL_INTERVAL_SECONDS = 3600;
+    /** Upper bound of {@code max_wait_seconds} (7 days). */
+    public static final long MAX_WAIT_SECONDS = 604_800;
+
+    private RouteConfigValidator() {
+    }
+
+    /** All errors of {@code config}, in document order; empty when it is valid. */
+    public static List<RouteConfigError> validate(RouteConfig config) {
+        List<RouteConfigError> errors = new ArrayList<>();
+        if (config == null) {
+            errors.add(new RouteConfigError("$", "document is missing"));
+            return errors;
+        }
+        if (blank(config.dynamicProfileId())) {
+            errors.add(new RouteConfigError("dynamic_profile_id", "must not be blank"));
+        }
+        if (config.version() != RouteConfig.VERSION) {
+            errors.add(new RouteConfigError("version", "must be 1, was " + config.version()));
+        }
+        if (config.candidates() == null || config.candidates().isEmpty()) {
+            errors.add(new RouteConfigError("candidates", "must list at least one candidate"));
+            return errors;
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < config.candidates().size(); i++) {
+            String at = "candidates[" + i + "]";
+            Candidate c = config.candidates().get(i);
+            if (c == null) {
+                errors.add(new RouteConfigError(at, "must not be null"));
+                continue;
+            }
+            if (blank(c.executionProfileId())) {
+                errors.add(new RouteConfigError(at + ".execution_profile_id", "must not be blank"));
+            } else if (!seen.add(c.executionProfileId())) {
+                errors.add(new RouteConfigError(at + ".execution_profile_id",
+                        "duplicate candidate '" + c.executionProfileId() + "'"));
+            }
+            if (blank(c.providerId())) {
+                errors.add(new RouteConfigError(at + ".provider_id", "must not be blank"));
+            }
+            if (blank(c.modelId())) {
+                errors.add(new RouteConfigError(at + ".model_id", "must not be blank"));
+            }
+            if (c.policies() == null) {
+                errors.add(new RouteConfigError(at + ".policies", "must be present"));
+                continue;
+            }
+            policy(at + ".policies.transient", c.policies().transientPolicy(), errors);
+            policy(at + ".policies.hard", c.policies().hardPolicy(), errors);
+        }
+        return errors;
+    }
+
+    private static void policy(String at, ClassPolicy p, List<RouteConfigError> errors) {
+        if (p == null) {
+            errors.add(new RouteConfigError(at, "must be present"));
+            return;
+        }
+        RetryPolicy r = p.retry();
+        if (r == null) {
+            errors.add(new RouteConfigError(at + ".retry", "must be present"));
+        } else if (r.enabled()) {
+            range(at + ".retry.max_retries", r.maxRetries(), 1, MAX_RETRIES, errors);
+            range(at + ".retry.initial_interval_seconds", r.initialIntervalSeconds(), 1, MAX_INITIAL_INTERVAL_SECONDS, errors);
+        } else {
+            zero(at + ".retry.max_retries", r.maxRetries(), errors);
+            zero(at + ".retry.initial_interval_seconds", r.initialIntervalSeconds(), errors);
+        }
+        WaitForReset w = p.waitForReset();
+        if (w == null) {
+            errors.add(new RouteConfigError(at + ".wait_for_reset", "must be present"));
+        } else if (w.enabled()) {
+            range(at + ".wait_for_reset.max_wait_seconds", w.maxWaitSeconds(), 1, MAX_WAIT_SECONDS, errors);
+        } else {
+            zero(at + ".wait_for_reset.max_wait_seconds", w.maxWaitSeconds(), errors);
+        }
+        if (p.onExhausted() == null) {
+            errors.add(new RouteConfigError(at + ".on_exhausted", "must be skip or stop"));
+        }
+    }
+
+    private static void range(String at, long v, long min, long max, List<RouteConfigError> errors) {
+        if (v < min || v > max) {
+            errors.add(new RouteConfigError(at, "must be " + min + ".." + max + " when enabled, was " + v));
+        }
+    }
+
+    private static void zero(String at, long v, List<RouteConfigError> errors) {
+        if (v != 0) {
+            errors.add(new RouteConfigError(at, "must be 0 when disabled, was " + v));
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,179 @@
+package io.recourse.routing;
+
+import io.recourse.classification.Classification;
+import io.recourse.classification.Code;
+import io.recourse.classification.Confidence;
+import io.recourse.classification.ErrorClass;
+import io.recourse.evidence.TurnOutcome;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The Office class-policy evaluator (DESIGN §7.2) for a failed turn of a run, in the design's
+ * order: gates → code rules → the candidate's class policy → effect safety. Pure: a function of
+ * the outcome, the candidate, the run's budgets, {@code now} and the jitter source. Gates that need
+ * run state (stale generation, an unacked dispatch) and workspace rules (cooldowns, candidate
+ * selection, parking) belong to {@link OfficeRouter}.
+ */
+public final class RoutingPolicy {
+
+    private final RoutingSettings settings;
+    private final JitterSource jitter;
+
+    public RoutingPolicy(RoutingSettings settings, JitterSource jitter) {
+        this.settings = settings;
+        this.jitter = jitter;
+    }
+
+    /**
+     * What the run's budgets allow on its current candidate.
+     *
+     * @param runId          jitter key part
+     * @param attempt        the failed route attempt (jitter key part)
+     * @param retriesDone    same-route retries already scheduled on this candidate / scope
+     * @param resetWaitUsed  the failed class's one reset wait of this route cycle is spent
+     */
+    public record Budget(String runId, int attempt, int retriesDone, boolean resetWaitUsed) {
+    }
+
+    /**
+     * Evaluates one failed TurnOutcome.
+     *
+     * @param outcome   a {@code failed} outcome carrying its classification
+     * @param candidate the candidate the turn ran on
+     * @param now       processing time (UTC)
+     * @throws IllegalArgumentException when the outcome has no classification
+     */
+    public Verdict evaluate(TurnOutcome outcome, Candidate candidate, Budget budget, Instant now) {
+        Classification c = outcome.classification();
+        if (c == null) {
+            throw new IllegalArgumentException("failed outcome without classification");
+        }
+        boolean preStart = outcome.launch();
+        Code code = c.code();
+        // 1. Gates (fixed).
+        if (code.errorClass() == ErrorClass.OUTSIDE) {
+            return Verdict.decline(RoutePath.GATE, "outside_provider_policy");
+        }
+        if (!preStart && code.errorClass() == ErrorClass.UNCLASSIFIED) {
+            return Verdict.decline(RoutePath.GATE, "unclassified_post_start");
+        }
+        if (!preStart && code == Code.AGENT_TRANSPORT_LOST) {
+            return Verdict.decline(RoutePath.GATE, "transport_lost_post_start");
+        }
+        if (!preStart && c.confidence() != Confidence.HIGH) {
+            return Verdict.decline(RoutePath.GATE, "low_confidence");
+        }
+        if (outcome.recordedAt() != null
+                && Duration.between(outcome.recordedAt(), now).compareTo(settings.stalenessBound()) > 0) {
+            return Verdict.decline(RoutePath.GATE, "stale_evidence");
+        }
+        // 2. Code rules.
+        RoutePath path = preStart && c.confidence() != Confidence.HIGH && code != Code.AGENT_RUNTIME_ERROR
+                ? RoutePath.LAUNCH_UNKNOWN // weak launch evidence never degrades health or retries
+                : pathOf(code, preStart, c, outcome.occurredAt());
+        // 3. Class policy, 4. effect safety.
+        RouteAction sameRoute = outcome.replaySafe() ? RouteAction.RETRY_SAME_ROUTE : RouteAction.FRESH_SESSION_CONTINUATION;
+        Instant hint = c.resetAt() != null ? c.resetAt() : c.retryAfter();
+        return switch (path) {
+            case GATE, DECLINE -> Verdict.decline(path, code.wire());
+            case LAUNCH_UNKNOWN -> new Verdict(Verdict.Kind.SKIP, path, null, null, 0, 0, Verdict.HealthEffect.NONE,
+                    null, c.confidence() == Confidence.HIGH ? code.wire() : "low_confidence");
+            case LAUNCH_TRANSPORT -> {
+                RetryPolicy r = candidate.policies().transientPolicy().retry();
+                if (budget.retriesDone() < r.budget()) {
+                    yield retry(path, sameRoute, r, budget, c, Verdict.HealthEffect.NONE, now);
+                }
+                yield Verdict.decline(path, "launch_transport_lost");
+            }
+            case SHORT -> {
+                ClassPolicy p = candidate.policies().transientPolicy();
+                if (budget.retriesDone() < p.retry().budget()) {
+                    yield retry(path, sameRoute, p.retry(), budget, c, Verdict.HealthEffect.SHORT_RETRY, now);
+                }
+                yield exhausted(path, p, budget, hint, sameRoute, Verdict.HealthEffect.DEGRADE, now);
+            }
+            case LONG_HORIZON -> {
+                ClassPolicy p = candidate.policies().of(code.errorClass());
+                if (userActionRequired(code)) {
+                    // user_action_required codes never retry or wait
+                    yield exhaustedVerdict(path, p, Verdict.HealthEffect.USER_ACTION, null);
+                }
+                yield exhausted(path, p, budget, hint, sameRoute, Verdict.HealthEffect.DEGRADE, now);
+            }
+        };
+    }
+
+    /**
+     * The code rule of DESIGN §7.3 for {@code code}: an exhaustive switch, so a new code does not
+     * compile until it has a path.
+     */
+    public RoutePath pathOf(Code code, boolean preStart, Classification c, Instant occurredAt) {
+        return switch (code) {
+            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY -> RoutePath.SHORT;
+            case RATE_LIMITED -> shortHint(c, occurredAt) ? RoutePath.SHORT : RoutePath.LONG_HORIZON;
+            case AGENT_TRANSPORT_LOST -> preStart ? RoutePath.LAUNCH_TRANSPORT : RoutePath.DECLINE;
+            case QUOTA_LIMITED, AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE,
+                    PROVIDER_NOT_CONFIGURED -> RoutePath.LONG_HORIZON;
+            case PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR, CONTEXT_WINDOW_EXCEEDED, RESUME_CORRUPTED,
+                    INVALID_REQUEST -> RoutePath.DECLINE;
+            case UNKNOWN_PROVIDER_ERROR -> preStart ? RoutePath.LAUNCH_UNKNOWN : RoutePath.DECLINE;
+            case AGENT_RUNTIME_ERROR -> RoutePath.DECLINE;
+        };
+    }
+
+    /** True for the codes that make a route {@code user_action_required} (no timer, no retry, no wait). */
+    public static boolean userActionRequired(Code code) {
+        return switch (code) {
+            case AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE, PROVIDER_NOT_CONFIGURED -> true;
+            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY, AGENT_TRANSPORT_LOST,
+                    RATE_LIMITED, QUOTA_LIMITED, PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR,
+                    CONTEXT_WINDOW_EXCEEDED, RESUME_CORRUPTED, INVALID_REQUEST, UNKNOWN_PROVIDER_ERROR,
+                    AGENT_RUNTIME_ERROR -> false;
+        };
+    }
+
+    private boolean shortHint(Classification c, Instant occurredAt) {
+        return c.retryAfter() != null && occurredAt != null
+                && Duration.between(occurredAt, c.retryAfter()).compareTo(settings.shortHintMax()) <= 0;
+    }
+
+    private Verdict retry(RoutePath path, RouteAction action, RetryPolicy r, Budget budget, Classification c,
+            Verdict.HealthEffect health, Instant now) {
+        int ordinal = budget.retriesDone() + 1;
+        Instant due = now.plus(delay(r, budget.runId(), budget.attempt(), ordinal, c.retryAfter(), now));
+        return new Verdict(Verdict.Kind.RETRY, path, action, due, ordinal, r.budget(), health, c.retryAfter(), path.wire());
+    }
+
+    private Verdict exhausted(RoutePath path, ClassPolicy p, Budget budget, Instant hint, RouteAction action,
+            Verdict.HealthEffect health, Instant now) {
+        WaitForReset w = p.waitForReset();
+        if (w.enabled() && !budget.resetWaitUsed() && hint != null && hint.isAfter(now)
+                && Duration.between(now, hint).getSeconds() <= w.maxWaitSeconds()) {
+            return new Verdict(Verdict.Kind.WAIT_FOR_RESET, path, action, hint, 0, p.retry().budget(), health, hint,
+                    "wait_for_reset");
+        }
+        return exhaustedVerdict(path, p, health, hint);
+    }
+
+    private static Verdict exhaustedVerdict(RoutePath path, ClassPolicy p, Verdict.HealthEffect health, Instant hint) {
+        return p.onExhausted() == OnExhausted.STOP
+                ? new Verdict(Verdict.Kind.STOP, path, RouteAction.DECLINE, null, 0, p.retry().budget(), health, hint, "policy_stop")
+                : new Verdict(Verdict.Kind.SKIP, path, null, null, 0, p.retry().budget(), health, hint, path.wire());
+    }
+
+    /**
+     * The Office delay of same-route retry {@code ordinal} (1-based): max(initial × 2^(ordinal−1)
+     * jittered ±20 % per (run, attempt, ordinal), validated {@code retry_after} − now), capped at 24 h.
+     */
+    public Duration delay(RetryPolicy r, String runId, int attempt, int ordinal, Instant retryAfter, Instant now) {
+        double nominalMs = r.initialIntervalSeconds() * 1000.0 * Math.pow(2, ordinal - 1);
+        double factor = 1.0 + settings.retryJitter() * jitter.unit("retry|" + runId + "|" + attempt + "|" + ordinal);
+        long ms = Math.min(Math.round(nominalMs * factor), settings.maxDelay().toMillis());
+        Duration d = Duration.ofMillis(Math.max(ms, 1));
+        if (retryAfter != null && retryAfter.isAfter(now.plus(d))) {
+            d = Duration.between(now, retryAfter);
+        }
+        return d.compareTo(settings.maxDelay()) > 0 ? settings.maxDelay() : d;
+    }
+}

@@ -1,0 +1,351 @@
+package io.recourse.routing;
+
+import io.recourse.classification.Classification;
+import io.recourse.classification.Code;
+import io.recourse.classification.Confidence;
+import io.recourse.classification.Scope;
+import io.recourse.evidence.Outcome;
+import io.recourse.evidence.SessionEvent;
+import io.recourse.evidence.TurnContext;
+import io.recourse.evidence.TurnOutcome;
+import io.recourse.evidence.TurnProgressed;
+import io.recourse.evidence.TurnStarted;
+import io.recourse.ingress.ProfileKind;
+import io.recourse.ingress.PromptOrigin;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A deterministic driver of {@link OfficeRouter} for one workspace: it feeds a scripted timeline
+ * (run requests, failures, progress, completions, controls, acks, clock advances) through the
+ * decision functions, keeps the state and a time index exactly as the streaming owner does (cancel
+ * then arm; due entries fire in key order at their due instant), plays a dispatcher that confirms
+ * each command at once (ack {@code dispatched} + TurnStarted, unless the run is {@link #silence silenced}),
+ * and records a printable timeline. Single-threaded; not thread-safe.
+ */
+public final class RoutingSimulator {
+
+    private final OfficeRouter router;
+    private final String workspaceId;
+    private final Instant start;
+    private Instant now;
+    private WorkspaceState state;
+    private final TreeSet<TimerEntry> timers = new TreeSet<>(TimerEntry.ORDER);
+    private final List<String> timeline = new ArrayList<>();
+    private final List<Decision> decisions = new ArrayList<>();
+    private final List<Instant> decisionTimes = new ArrayList<>();
+    private final List<RouteCommand> commands = new ArrayList<>();
+    private final Map<String, ProviderHealth> healthTable = new java.util.TreeMap<>();
+    private final Map<String, ParkedRun> parkedRuns = new java.util.TreeMap<>();
+    private final Set<String> silenced = new HashSet<>();
+    private final Map<String, Turn> turns = new HashMap<>();
+
+    /** The simulated dispatcher's view of a run's current turn. */
+    private record Turn(String sessionId, int generation, String commandId, Candidate candidate, int sessions) {
+    }
+
+    /** A simulator at {@code start} with an empty workspace. */
+    public RoutingSimulator(OfficeRouter router, String workspaceId, Instant start) {
+        this.router = router;
+        this.workspaceId = workspaceId;
+        this.start = start;
+        this.now = start;
+        this.state = WorkspaceState.empty(workspaceId);
+    }
+
+    // ------------------------------------------------------------------ script steps
+
+    /** A RunRequest for {@code runId} on {@code dynamicProfileId}, now. */
+    public Decision request(String runId, String dynamicProfileId) {
+        return feed("request " + runId,
+                new RunRequest("req-" + runId, runId, workspaceId, dynamicProfileId, "task-" + runId, now));
+    }
+
+    /** A failed turn of the run's current turn, high confidence, post-start, replay-safe. */
+    public Decision fail(String runId, Code code) {
+        return fail(runId, classification(code, Confidence.HIGH, null, null), false, false);
+    }
+
+    /**
+     * A failed TurnOutcome of the run's current turn, recorded now.
+     *
+     * @param launch      a launch failure (pre-start)
+     * @param effectsSeen assistant output was seen before the failure (then not replay-safe)
+     */
+    public Decision fail(String runId, Classification c, boolean launch, boolean effectsSeen) {
+        Turn t = turn(runId);
+        return feed("fail " + runId + " " + c.code().wire() + (launch ? " (launch)" : "") + (effectsSeen ? " (after effects)" : ""),
+                new TurnOutcome(context(runId, t), Outcome.FAILED, launch, launch ? null : "end_turn", effectsSeen, false,
+                        !effectsSeen, c, now, now));
+    }
+
+    /** The run's current turn shows its first output. */
+    public Decision progress(String runId) {
+        Turn t = turn(runId);
+        return feed("progress " + runId, new TurnProgressed(context(runId, t), true, false, now));
+    }
+
+    /** The run's current turn completes. */
+    public Decision complete(String runId) {
+        Turn t = turn(runId);
+        return feed("complete " + runId, new TurnOutcome(context(runId, t), Outcome.COMPLETED, false, "end_turn", true,
+                false, false, null, now, now));
+    }
+
+    /** A control fenced on the run's current attempt. */
+    public Decision control(String runId, RunControlAction action) {
+        Run r = state.run(runId);
+        return control(runId, action, r == null ? 0 : r.attempt());
+    }
+
+    /** A control with an explicit {@code expectedAttempt}. */
+    public Decision control(String runId, RunControlAction action, int expectedAttempt) {
+        return feed("control " + runId + " " + action.wire() + " @" + expectedAttempt,
+                new RunControl(runId, workspaceId, action, expectedAttempt, now));
+    }
+
+    /** The dispatcher reports the run's pending command failed. */
+    public Decision ackFailed(String runId, String reason) {
+        Run r = state.run(runId);
+        String cmd = r == null ? null : r.pendingCommandId();
+        return feed("ack failed " + runId, new OfficeDispatchAck(cmd == null ? "none" : cmd, AckStatus.FAILED, reason,
+                runId, workspaceId, null, null, now));
+    }
+
+    /** RunFinished for the run. */
+    public Decision finish(String runId) {
+        return feed("finish " + runId, new RunFinished(runId, workspaceId, now));
+    }
+
+    /** Feeds any input (for scripted edge cases: stale events, foreign acks). */
+    public Decision input(String label, Object input) {
+        return feed(label, input);
+    }
+
+    /** From now on the dispatcher never confirms this run's commands. */
+    public void silence(String runId) {
+        silenced.add(runId);
+    }
+
+    /** Advances the clock by {@code d}, firing every entry due on the way at its due instant, in key order. */
+    public void advance(Duration d) {
+        advanceTo(now.plus(d));
+    }
+
+    /** Advances the clock to {@code target} (never backwards), firing due entries in order. */
+    public void advanceTo(Instant target) {
+        while (!timers.isEmpty() && !timers.first().due().isAfter(target)) {
+            TimerEntry t = timers.pollFirst();
+            if (t.due().isAfter(now)) {
+                now = t.due();
+            }
+            feed("timer " + t.kind().wire() + " " + t.id(), t);
+        }
+        if (target.isAfter(now)) {
+            now = target;
+        }
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /** The current processing instant. */
+    public Instant now() {
+        return now;
+    }
+
+    /** The workspace state after the last decision. */
+    public WorkspaceState state() {
+        return state;
+    }
+
+    /** A run's current state, or {@code null}. */
+    public Run run(String runId) {
+        return state.run(runId);
+    }
+
+    /** Every RouteCommand written so far, in order. */
+    public List<RouteCommand> commands() {
+        return List.copyOf(commands);
+    }
+
+    /** Every decision so far, in order. */
+    public List<Decision> decisions() {
+        return List.copyOf(decisions);
+    }
+
+    /** The processing instant of each decision in {@link #decisions()}, index for index. */
+    public List<Instant> decisionTimes() {
+        return List.copyOf(decisionTimes);
+    }
+
+    /** The latest ProviderHealth per health key. */
+    public Map<String, ProviderHealth> healthTable() {
+        return Map.copyOf(healthTable);
+    }
+
+    /** The parked-run table (released runs removed). */
+    public Map<String, ParkedRun> parkedRuns() {
+        return Map.copyOf(parkedRuns);
+    }
+
+    /** The armed time-index entries, in key order. */
+    public List<TimerEntry> timers() {
+        return List.copyOf(timers);
+    }
+
+    /** The printable timeline so far, one line per input or output. */
+    public List<String> timeline() {
+        return List.copyOf(timeline);
+    }
+
+    /** Prints the timeline, the health table and the parked runs. */
+    public void print(PrintStream out) {
+        timeline.forEach(out::println);
+        out.println("-- provider health");
+        healthTable.forEach((k, h) -> out.println(k + " " + h.state().wire() + " step=" + h.backoffStep()
+                + (h.retryAt() == null ? "" : " retry_at=+" + offset(h.retryAt()))));
+        out.println("-- parked runs");
+        parkedRuns.forEach((k, p) -> out.println(k + " " + p.status().wire()
+                + (p.wakeAt() == null ? "" : " wake_at=+" + offset(p.wakeAt())) + " " + p.reasons()));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** A classification of {@code code} with the code's natural scope ({@code model} for model codes). */
+    public static Classification classification(Code code, Confidence confidence, Instant retryAfter, Instant resetAt) {
+        Scope scope = code == Code.MODEL_CAPACITY || code == Code.MODEL_UNAVAILABLE ? Scope.MODEL : Scope.PROVIDER;
+        return new Classification(code, confidence, "sim." + code.wire() + ".v1", "provider-errors.v1", scope,
+                retryAfter, resetAt, false);
+    }
+
+    private Decision feed(String label, Object input) {
+        Decision d = router.decide(input, state, now);
+        decisions.add(d);
+        decisionTimes.add(now);
+        state = d.state();
+        d.cancel().forEach(timers::remove);
+        timers.addAll(d.arm());
+        String at = "+" + offset(now) + " ";
+        timeline.add(at + label);
+        String pad = " ".repeat(at.length() + 2);
+        d.notes().forEach(n -> timeline.add(pad + "note " + n));
+        for (RouteAttempt a : d.attempts()) {
+            timeline.add(pad + "attempt " + a.runId() + " #" + a.sequence() + " " + a.outcome().wire() + " "
+                    + (a.candidate() == null ? "-" : a.candidate().executionProfileId())
+                    + (a.code() == null ? "" : " " + a.code().wire()));
+        }
+        for (ProviderHealth h : d.health()) {
+            healthTable.put(h.key().healthKey(), h);
+            timeline.add(pad + "health " + h.key().healthKey() + " " + h.state().wire()
+                    + (h.retryAt() == null ? "" : " retry_at=+" + offset(h.retryAt())));
+        }
+        for (ParkedRunChange p : d.parked()) {
+            if (p.release()) {
+                parkedRuns.remove(p.runId());
+                timeline.add(pad + "unpark " + p.runId());
+            } else {
+                parkedRuns.put(p.runId(), p.parked());
+                timeline.add(pad + "park " + p.runId() + " " + p.parked().status().wire()
+                        + (p.parked().wakeAt() == null ? "" : " wake_at=+" + offset(p.parked().wakeAt())));
+            }
+        }
+        for (RunState s : d.runStates()) {
+            timeline.add(pad + "state " + s.runId() + " " + s.status().wire() + " attempt=" + s.attempt()
+                    + (s.candidate() == null ? "" : " on=" + s.candidate().executionProfileId())
+                    + (s.retryAt() == null ? "" : " retry_at=+" + offset(s.retryAt()) + " (" + s.retryOrdinal() + "/" + s.maxRetries() + ")")
+                    + (s.wakeAt() == null ? "" : " wake_at=+" + offset(s.wakeAt()))
+                    + (s.reason() == null ? "" : " reason=" + s.reason()));
+        }
+        for (RouteCommand c : d.commands()) {
+            commands.add(c);
+            timeline.add(pad + "command " + c.commandId() + " " + c.action().wire()
+                    + (c.candidate() == null ? "" : " on=" + c.candidate().executionProfileId())
+                    + (c.reason() == null ? "" : " reason=" + c.reason()));
+        }
+        for (RouteCommand c : d.commands()) {
+            if (c.action() != RouteAction.DECLINE && !silenced.contains(c.runId())) {
+                confirmDispatch(c);
+            }
+        }
+        return d;
+    }
+
+    private void confirmDispatch(RouteCommand c) {
+        Turn prev = turns.get(c.runId());
+        int sessions = prev == null ? 0 : prev.sessions();
+        String session;
+        int generation;
+        if (c.action() == RouteAction.RETRY_SAME_ROUTE && prev != null) {
+            session = prev.sessionId();
+            generation = prev.generation() + 1;
+        } else {
+            sessions++;
+            session = c.runId() + "/s" + sessions;
+            generation = 1;
+        }
+        Candidate cand = Candidate.of(c.candidate().executionProfileId(), c.candidate().providerId(), c.candidate().modelId());
+        Turn t = new Turn(session, generation, c.commandId(), cand, sessions);
+        turns.put(c.runId(), t);
+        feed("ack dispatched " + c.commandId(), new OfficeDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, c.runId(),
+                workspaceId, session, generation, now));
+        feed("started " + c.runId() + " " + session + "/" + generation,
+                new TurnStarted(context(c.runId(), t), null, null, now));
+    }
+
+    private Turn turn(String runId) {
+        Turn t = turns.get(runId);
+        if (t == null) {
+            throw new IllegalStateException("run " + runId + " has no dispatched turn");
+        }
+        return t;
+    }
+
+    private TurnContext context(String runId, Turn t) {
+        return new TurnContext(t.sessionId(), t.generation(), PromptOrigin.SCHEDULED, null, t.commandId(),
+                ProfileKind.DYNAMIC, "sim-agent", "dyn", t.candidate().executionProfileId(), t.candidate().providerId(),
+                t.candidate().modelId(), runId, workspaceId, "task-" + runId, false);
+    }
+
+    private String offset(Instant i) {
+        Duration d = Duration.between(start, i);
+        boolean neg = d.isNegative();
+        d = d.abs();
+        return String.format("%s%02d:%02d:%02d.%03d", neg ? "-" : "", d.toHours(), d.toMinutesPart(), d.toSecondsPart(),
+                d.toMillisPart());
+    }
+
+    /** The simulated dispatcher's current session of a run, or {@code null} before its first dispatch. */
+    public String sessionOf(String runId) {
+        Turn t = turns.get(runId);
+        return t == null ? null : t.sessionId();
+    }
+
+    /** The dispatcher's current generation of a run (0 before the first dispatch). */
+    public int generationOf(String runId) {
+        Turn t = turns.get(runId);
+        return t == null ? 0 : t.generation();
+    }
+
+    /** A TurnContext of the run's current turn, for hand-built events in tests. */
+    public TurnContext currentContext(String runId) {
+        return context(runId, turn(runId));
+    }
+
+    /** The start instant. */
+    public Instant start() {
+        return start;
+    }
+
+    /** Feeds a session event built by the caller. */
+    public Decision event(String label, SessionEvent e) {
+        return feed(label, e);
+    }
+}

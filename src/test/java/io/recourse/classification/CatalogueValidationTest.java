@@ -1,0 +1,210 @@
+package io.recourse.classification;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** Load-time validation of rule files (DESIGN §5.2, issue 4 item 5): every error names the rule. */
+class CatalogueValidationTest {
+
+    private static final String RULE_A = """
+            {"id":"test.a.v1","priority":10,"why":"a","when":[{"in":["error.message"],"literal_ci":"boom"}],
+             "code":"provider_unavailable","class":"transient","confidence":"high","scope":"provider"}""";
+
+    private static String file(String... rules) {
+        return "{\"catalogue_version\":\"test-errors.v1\",\"rules\":[" + String.join(",", rules) + "]}";
+    }
+
+    private static String rule(String id, int priority, String extra) {
+        return """
+                {"id":"%s","priority":%d,"why":"w","when":[{"in":["error.message"],"literal_ci":"x"}],
+                 "code":"rate_limited","class":"transient","confidence":"high","scope":"provider"%s}"""
+                .formatted(id, priority, extra);
+    }
+
+    @Test
+    void theShippedCatalogueLoadsWithItsVersion() {
+        Catalogue c = Catalogue.loadDefault();
+
+        assertThat(c.version()).isEqualTo("provider-errors.v1");
+        assertThat(c.rules()).isNotEmpty();
+        assertThat(c.notes()).anyMatch(n -> n.contains("Quota vs rate limit vs subscription"));
+    }
+
+    @Test
+    void theShippedRulesAreOrderedByDescendingPriority() {
+        var rules = Catalogue.loadDefault().rules();
+
+        for (int i = 1; i < rules.size(); i++) {
+            assertThat(rules.get(i - 1).priority()).isGreaterThan(rules.get(i).priority());
+        }
+    }
+
+    @Test
+    void aDuplicateIdIsRejectedNamingTheRule() {
+        assertThatThrownBy(() -> Catalogue.parse(file(rule("test.dup.v1", 1, ""), rule("test.dup.v1", 2, ""))))
+                .isInstanceOf(CatalogueException.class)
+                .hasMessageContaining("'test.dup.v1'").hasMessageContaining("duplicate id");
+    }
+
+    @Test
+    void aPriorityTieIsRejectedNamingBothRules() {
+        assertThatThrownBy(() -> Catalogue.parse(file(rule("test.one.v1", 5, ""), rule("test.two.v1", 5, ""))))
+                .isInstanceOf(CatalogueException.class)
+                .hasMessageContaining("'test.two.v1'").hasMessageContaining("ties with rule 'test.one.v1'");
+    }
+
+    @Test
+    void anUnknownCodeIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("\"provider_unavailable\"", "\"billing_required\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unknown code 'billing_required'");
+    }
+
+    @Test
+    void aCodeWithoutAClassIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace(",\"class\":\"transient\"", "");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("has no class");
+    }
+
+    @Test
+    void aClassThatDisagreesWithTheTaxonomyIsRejected() {
+        String bad = RULE_A.replace("\"class\":\"transient\"", "\"class\":\"hard\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("provider_unavailable is transient");
+    }
+
+    @Test
+    void aFallbackCodeOnARuleIsRejected() {
+        String bad = RULE_A.replace("\"provider_unavailable\",\"class\":\"transient\"",
+                "\"agent_runtime_error\",\"class\":\"unclassified\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("fallback code");
+    }
+
+    @Test
+    void anUnknownSignalKindIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("error.message", "chunk.text");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unknown signal kind 'chunk'");
+    }
+
+    @Test
+    void anUnknownFieldOfAKindIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("error.message", "stderr.text");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unknown field 'text' of kind stderr");
+    }
+
+    @Test
+    void httpHeadersAreFieldsNamedByTheirLowerCaseName() {
+        String ok = RULE_A.replace("error.message", "http.header.retry-after");
+
+        assertThat(Catalogue.parse(file(ok)).rules()).hasSize(1);
+    }
+
+    @Test
+    void aNestedQuantifierIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":\"(a{1,3}){1,9}\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("nested quantifier");
+    }
+
+    @Test
+    void anUnboundedQuantifierIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":\"rate.*limit\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unbounded quantifier");
+    }
+
+    @Test
+    void aRegexThatDoesNotCompileIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":\"[a-\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad))).hasMessageContaining("'test.a.v1'");
+    }
+
+    @Test
+    void aConditionWithTwoMatchesIsRejected() {
+        String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"literal_ci\":\"boom\",\"regex\":\"boom\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("exactly one of");
+    }
+
+    @Test
+    void anUnknownHintExtractorIsRejectedNamingTheRule() {
+        assertThatThrownBy(() -> Catalogue.parse(file(rule("test.h.v1", 1, ",\"hints\":[\"crystal_ball\"]"))))
+                .hasMessageContaining("'test.h.v1'").hasMessageContaining("unknown hint extractor 'crystal_ball'");
+    }
+
+    @Test
+    void hintsOnACodeThatCarriesNoneAreRejected() {
+        String bad = RULE_A.replace("\"scope\":\"provider\"", "\"scope\":\"provider\",\"hints\":[\"retry_after_header\"]");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("only extracted for rate_limited and quota_limited");
+    }
+
+    @Test
+    void aMisspelledKeyIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("\"priority\"", "\"prority\":1,\"priority\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unknown key 'prority'");
+    }
+
+    @Test
+    void aMissingPriorityIsRejectedNamingTheRule() {
+        String bad = RULE_A.replace("\"priority\":10,", "");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("priority");
+    }
+
+    @Test
+    void anIdWithoutAVersionIsRejected() {
+        String bad = RULE_A.replace("test.a.v1", "test.a");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a'").hasMessageContaining("malformed id");
+    }
+
+    @Test
+    void aRuleWithOnlyNegatedConditionsIsRejected() {
+        String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"literal_ci\":\"boom\",\"not\":true");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("positive condition");
+    }
+
+    @Test
+    void anUnknownFieldSetIsRejected() {
+        String bad = RULE_A.replace("\"error.message\"", "\"@nowhere\"");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(bad)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unknown field set '@nowhere'");
+    }
+
+    @Test
+    void aFileThatIsNotJsonIsRejected() {
+        assertThatThrownBy(() -> Catalogue.parse("{rules:")).isInstanceOf(CatalogueException.class)
+                .hasMessageContaining("not valid JSON");
+    }
+
+    @Test
+    void aMalformedCatalogueVersionIsRejected() {
+        assertThatThrownBy(() -> Catalogue.parse(file(RULE_A).replace("test-errors.v1", "latest")))
+                .hasMessageContaining("catalogue_version");
+    }
+}
