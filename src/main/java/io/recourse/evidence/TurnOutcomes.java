@@ -46,6 +46,7 @@ import java.util.TreeMap;
  */
 public final class TurnOutcomes {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TurnOutcomes.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int MIN_ECHO_CHARS = 12;
 
@@ -67,7 +68,7 @@ public final class TurnOutcomes {
         if (byResult && "cancelled".equals(e.stopReason())) {
             outcome = Outcome.CANCELLED;
         } else {
-            Optional<Classification> answer = classifier.classify(e);
+            Optional<Classification> answer = safelyClassify(classifier, e);
             if (answer.isPresent()) {
                 outcome = Outcome.FAILED;
                 classification = answer.get();
@@ -94,7 +95,7 @@ public final class TurnOutcomes {
         if (chunk == null || !turn.finalChunkComplete()) {
             return false;
         }
-        return echoesError(turn.evidence(), chunk) || classifier.classify(probe(turn.evidence(), chunk)).isPresent();
+        return echoesError(turn.evidence(), chunk) || safelyClassify(classifier, probe(turn.evidence(), chunk)).isPresent();
     }
 
     /** The probe turn: failure-metadata updates, the final chunk, then {@code end_turn}. */
@@ -162,6 +163,21 @@ public final class TurnOutcomes {
 
     private static String normalize(String s) {
         return s == null ? "" : s.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The classifier's answer, or empty when it throws: a classifier bug must never lose a turn's
+     * outcome. Empty fails closed — a result-closed turn reads as completed (no automatic work),
+     * any other terminal gets the low-confidence fallback, which no owner acts on automatically.
+     */
+    static Optional<Classification> safelyClassify(TurnClassifier classifier, Evidence e) {
+        try {
+            return classifier.classify(e);
+        } catch (RuntimeException ex) {
+            LOG.error("classifier failed on turn {}/{}; failing closed with the fallback", e.sessionId(),
+                    e.promptGeneration(), ex);
+            return Optional.empty();
+        }
     }
 
     private static Classification fallback(boolean launch) {

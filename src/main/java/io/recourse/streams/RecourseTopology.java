@@ -1,11 +1,13 @@
 package io.recourse.streams;
 
+import io.recourse.evidence.TurnClassifier;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
 import io.recourse.runtime.RecourseConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -14,14 +16,20 @@ import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * The Recourse topology as a pure function of the configuration (STYLE.md "A pure topology
  * builder"): tests call {@link #build} directly; starting and stopping belong to the runner.
  *
- * <p>Stages so far: <b>ingress</b> (DESIGN §3) — the frames topic source, the ingress processor,
- * and a split that sends rejected frames to {@code recourse.dlq} with their original bytes and
- * error headers, and admitted {@link Frame}s on to the evidence stage (wired in a later step).
+ * <p>Stages so far: <b>ingress</b> (DESIGN §3) — the frames topic source, the ingress processor
+ * ({@link FrameParser} through {@link FrameAdmission#parsing}), and a split that sends rejected
+ * frames to {@code recourse.dlq} with their original bytes and error headers, and admitted
+ * {@link Frame}s on to <b>evidence</b> ({@link EvidenceTopology}, DESIGN §4), whose SessionEvent
+ * stream is repartitioned by {@code session_id} ({@link #SESSION_EVENTS_BY_SESSION}) for the
+ * interactive owner and, for {@code profile_kind=dynamic}, by {@code workspace_id}
+ * ({@link #SESSION_EVENTS_BY_WORKSPACE}) for the routing owner, each with
+ * {@code recourse.owner.partitions} partitions.
  *
  * <p>Every processor, store and internal topic has a constant name here, and the builder runs
  * with {@code ensure.explicit.internal.resource.naming=true}, so {@code Topology.describe()} is
@@ -38,6 +46,10 @@ public final class RecourseTopology {
     public static final String DLQ_RECORD = "recourse-ingress-dead-letter";
     public static final String DLQ_SINK = "recourse-dlq-sink";
     public static final String FRAMES_ADMITTED = "recourse-frames-admitted";
+
+    // --- session events to the owners (DESIGN §4) ---
+    public static final String SESSION_EVENTS_DYNAMIC = "recourse-session-events-dynamic";
+    public static final String SESSION_EVENTS_WORKSPACE_KEY = "recourse-session-events-workspace-key";
 
     // --- owner repartition topics (DESIGN §2, §4), named now so the startup checks know them ---
     /** SessionEvents keyed by session_id, read by the interactive owner. */
@@ -64,20 +76,30 @@ public final class RecourseTopology {
     private RecourseTopology() {
     }
 
-    /** The topology, admitting frames through the ingress stage's {@link FrameParser} with {@code recourse.frame.max.bytes}. */
+    /** The topology with the ingress stage's {@link FrameParser}, the default classifier and the global meter registry. */
     public static Topology build(RecourseConfig config) {
         return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())));
     }
 
+    /** The topology admitting frames through {@code admission}, with the default classifier. */
+    public static Topology build(RecourseConfig config, FrameAdmission admission) {
+        return build(config, admission, EvidenceTopology.defaultClassifier(), EvidenceCounters.global());
+    }
+
     /**
-     * The topology for {@code config}, admitting frames through {@code admission}.
+     * The topology for {@code config}.
      *
+     * @param admission  the ingress validation
+     * @param classifier the catalogue's classifier (DESIGN §5)
+     * @param counters   the evidence counters' registry
      * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
      */
-    public static Topology build(RecourseConfig config, FrameAdmission admission) {
+    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
+                                 EvidenceCounters counters) {
         Topics topics = Topics.from(config);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
+        // (1) ingress
         Map<String, KStream<String, Admission>> branches = builder
                 .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
                 .process(() -> new IngressProcessor(admission), Named.as(INGRESS_PROCESSOR))
@@ -92,11 +114,54 @@ public final class RecourseTopology {
                 }, Named.as(DLQ_RECORD))
                 .to(topics.dlq().name(), topics.dlq().produced(DLQ_SINK));
 
-        @SuppressWarnings("unused") // the evidence stage attaches here (issue 3, second step)
         KStream<String, Frame> frames = branches.get(INGRESS_SPLIT + INGRESS_ADMITTED_BRANCH)
                 .mapValues(admitted -> ((Admission.Admitted) admitted).frame(), Named.as(FRAMES_ADMITTED));
 
+        // (2) evidence: SessionEvents keyed by session_id
+        KStream<String, io.recourse.avro.SessionEvent> events =
+                EvidenceTopology.attach(builder, frames, topics, config, classifier, counters);
+
+        // (3) the owners' copies, co-partitioned with their other sources (DESIGN §2)
+        AvroSerde<io.recourse.avro.SessionEvent> eventSerde = AvroSerde.of(io.recourse.avro.SessionEvent.class);
+        KStream<String, io.recourse.avro.SessionEvent> sessionEventsBySession = events.repartition(
+                Repartitioned.<String, io.recourse.avro.SessionEvent>as(SESSION_EVENTS_BY_SESSION)
+                        .withKeySerde(Serdes.String()).withValueSerde(eventSerde)
+                        .withNumberOfPartitions(config.ownerPartitions()));
+        KStream<String, io.recourse.avro.SessionEvent> sessionEventsByWorkspace = events
+                .filter((sessionId, e) -> "dynamic".equals(context(e).getProfileKind()) && context(e).getWorkspaceId() != null,
+                        Named.as(SESSION_EVENTS_DYNAMIC))
+                .selectKey((sessionId, e) -> context(e).getWorkspaceId(), Named.as(SESSION_EVENTS_WORKSPACE_KEY))
+                .repartition(Repartitioned.<String, io.recourse.avro.SessionEvent>as(SESSION_EVENTS_BY_WORKSPACE)
+                        .withKeySerde(Serdes.String()).withValueSerde(eventSerde)
+                        .withNumberOfPartitions(config.ownerPartitions()));
+
+        // (4) ===== owners attach here =====
+        InteractiveTopology.attach(builder, sessionEventsBySession, topics, config); // DESIGN §6
+        // routing (DESIGN §7): RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config)
+        // ===== end of owners =====
+
         return builder.build();
+    }
+
+    /** The turn context of any SessionEvent branch. */
+    static io.recourse.avro.TurnContext context(io.recourse.avro.SessionEvent e) {
+        Object inner = e.getEvent();
+        if (inner instanceof io.recourse.avro.TurnStarted x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.TurnProgressed x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.TurnOutcome x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.TurnExpired x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.SessionStopped x) {
+            return x.getContext();
+        }
+        throw new IllegalArgumentException("unknown SessionEvent branch " + (inner == null ? null : inner.getClass()));
     }
 
     /** The Streams properties the builder itself needs: only what shapes the topology. */

@@ -15,7 +15,7 @@ import java.util.Optional;
  * {@code sessionFailure} metadata, or a final chunk that starts with one of the corpus adapters' known failure
  * prefixes. Update failure metadata alone never fails a turn (signatures S095–S097).
  */
-final class StubClassifier implements TurnClassifier {
+public final class StubClassifier implements TurnClassifier {
 
     static final Classification FAILED = new Classification(Code.AGENT_RUNTIME_ERROR, Confidence.LOW, "test.stub",
             "test", Scope.PROVIDER, null, null, false);

@@ -104,4 +104,22 @@ class TurnOutcomesTest {
         assertThat(close(prompt(1), codexMarker(2), chunk(3, "x"), endTurn(4)).failureMarkerSeen()).isTrue();
         assertThat(close(prompt(1), chunk(3, "x"), endTurn(4)).failureMarkerSeen()).isFalse();
     }
+
+    @Test
+    void aClassifierThatThrowsStillYieldsAnOutcomeThatFailsClosed() {
+        TurnClassifier broken = e -> {
+            throw new IllegalStateException("rule bug");
+        };
+        ClosedTurn failed = close(prompt(1), error(2, "Internal error: disconnected"));
+        ClosedTurn completed = close(prompt(1), chunk(2, "Done."), endTurn(3));
+
+        TurnOutcome failedOutcome = TurnOutcomes.outcome(failed, broken);
+        TurnOutcome completedOutcome = TurnOutcomes.outcome(completed, broken);
+
+        assertThat(failedOutcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(failedOutcome.classification().code()).isEqualTo(io.recourse.classification.Code.AGENT_RUNTIME_ERROR);
+        assertThat(failedOutcome.classification().confidence()).isEqualTo(io.recourse.classification.Confidence.LOW);
+        assertThat(completedOutcome.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(completedOutcome.classification()).isNull();
+    }
 }

@@ -1,0 +1,194 @@
+package io.recourse.streams;
+
+import io.recourse.avro.StoredSignal;
+import io.recourse.avro.TurnStateValue;
+import io.recourse.classification.ErrorClass;
+import io.recourse.evidence.ClosedTurn;
+import io.recourse.evidence.EvidenceAssembler;
+import io.recourse.evidence.FrameStep;
+import io.recourse.evidence.Outcome;
+import io.recourse.evidence.SessionEvent;
+import io.recourse.evidence.Signal;
+import io.recourse.evidence.TurnClassifier;
+import io.recourse.evidence.TurnOutcome;
+import io.recourse.evidence.TurnOutcomes;
+import io.recourse.evidence.TurnState;
+import io.recourse.ingress.Frame;
+import io.recourse.streams.EvidenceTimeIndex.Entry;
+import io.recourse.streams.EvidenceTimeIndex.Kind;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * The evidence processor (DESIGN §4): the streaming plumbing around the pure
+ * {@link EvidenceAssembler}. Per admitted frame (key {@code <session_id>/<prompt_generation>},
+ * read where it lands) it loads the turn from the turn store, applies the frame, writes a kept
+ * signal into the signal window store under {@link EvidenceAssembler#signalKey} at the record's
+ * timestamp, forwards the step's session events, and on close fetches the turn's signals with one
+ * key-range {@code fetch(turn#, turn#~, firstAppend, lastAppend)}, assembles, classifies and
+ * forwards the {@link TurnOutcome} — plus, for a failed turn, its classification and, when only a
+ * fallback code matched, its sanitized evidence. Everything is forwarded keyed by
+ * {@code session_id}.
+ *
+ * <p>Expiry is observed on stream time: a turn's first frame arms an {@code IDLE} entry in the time
+ * index at {@code first append + idle bound}; a {@code STREAM_TIME} punctuator scans the index from
+ * its start up to stream time (never the whole turn store). A turn that saw later frames is re-armed
+ * at {@code last append + idle bound}; a turn still idle is closed with the marker
+ * {@code expired}, counted ({@code evidence_expired}) and emits {@code TurnExpired}. Closing arms a
+ * {@code PURGE} entry at {@code closed + retention}, which removes the closed turn's entry.
+ * Frames of a closed turn are counted ({@code late_after_close}) and change nothing else.
+ */
+final class EvidenceProcessor extends ContextualProcessor<String, Frame, String, EvidenceOutput> {
+
+    private static final byte[] PRESENT = new byte[0];
+
+    private final EvidenceAssembler assembler;
+    private final TurnClassifier classifier;
+    private final EvidenceCounters counters;
+    private final Duration idle;
+    private final Duration retention;
+    private final Duration punctuationInterval;
+
+    private WindowStore<String, StoredSignal> signals;
+    private KeyValueStore<String, TurnStateValue> turns;
+    private KeyValueStore<Bytes, byte[]> timeIndex;
+
+    EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, EvidenceCounters counters, Duration idle,
+                      Duration retention, Duration punctuationInterval) {
+        this.assembler = assembler;
+        this.classifier = classifier;
+        this.counters = counters;
+        this.idle = idle;
+        this.retention = retention;
+        this.punctuationInterval = punctuationInterval;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, EvidenceOutput> context) {
+        super.init(context);
+        signals = context.getStateStore(EvidenceTopology.SIGNAL_STORE);
+        turns = context.getStateStore(EvidenceTopology.TURN_STORE);
+        timeIndex = context.getStateStore(EvidenceTopology.TIME_INDEX_STORE);
+        context.schedule(punctuationInterval, PunctuationType.STREAM_TIME, this::punctuate);
+    }
+
+    @Override
+    public void process(Record<String, Frame> record) {
+        Frame frame = record.value();
+        long timestamp = record.timestamp();
+        Instant appendedAt = Instant.ofEpochMilli(timestamp);
+        String turnKey = EvidenceAssembler.turnKey(frame.sessionId(), frame.promptGeneration());
+        TurnState before = frame.promptGeneration() == 0 ? null : load(turnKey);
+        FrameStep step = assembler.accept(before, frame, appendedAt);
+        if (step.state() == null) {
+            forwardEvents(step.events(), frame.sessionId(), timestamp);
+            return;
+        }
+        if (step.duplicate()) {
+            counters.duplicate();
+            return;
+        }
+        if (step.lateAfterClose()) {
+            counters.lateAfterClose();
+            turns.put(turnKey, TurnStateMapping.toAvro(step.state()));
+            return;
+        }
+        TurnState state = step.state();
+        step.signal().ifPresent(s -> signals.put(EvidenceAssembler.signalKey(turnKey, s.seq()), AvroMapping.toStored(s), timestamp));
+        counters.droppedSignals(state.droppedSignals() - (before == null ? 0 : before.droppedSignals()));
+        if (before == null) {
+            timeIndex.put(EvidenceTimeIndex.key(appendedAt.plus(idle), Kind.IDLE, turnKey), PRESENT);
+        }
+        forwardEvents(step.events(), frame.sessionId(), timestamp);
+        turns.put(turnKey, TurnStateMapping.toAvro(state));
+        if (step.closesTurn()) {
+            close(turnKey, state, timestamp);
+        }
+    }
+
+    private void close(String turnKey, TurnState state, long timestamp) {
+        List<Signal> stored = new ArrayList<>();
+        try (KeyValueIterator<Windowed<String>, StoredSignal> it = signals.fetch(EvidenceAssembler.signalRangeFrom(turnKey),
+                EvidenceAssembler.signalRangeTo(turnKey), state.firstAppendAt().toEpochMilli(), state.lastAppendAt().toEpochMilli())) {
+            it.forEachRemaining(kv -> stored.add(AvroMapping.fromStored(kv.value)));
+        }
+        ClosedTurn closed = assembler.assemble(state, stored);
+        TurnOutcome outcome = TurnOutcomes.outcome(closed, classifier);
+        String sessionId = state.context().sessionId();
+        forwardEvents(List.of(outcome), sessionId, timestamp);
+        if (outcome.outcome() == Outcome.FAILED && outcome.classification() != null) {
+            context().forward(new Record<>(sessionId,
+                    new EvidenceOutput.Classified(AvroMapping.publishedClassification(outcome)), timestamp));
+            if (outcome.classification().errorClass() == ErrorClass.UNCLASSIFIED) {
+                context().forward(new Record<>(sessionId, new EvidenceOutput.Unclassified(
+                        AvroMapping.unclassifiedEvidence(closed.evidence(), outcome.classification())), timestamp));
+            }
+        }
+        timeIndex.put(EvidenceTimeIndex.key(state.closedAt().plus(retention), Kind.PURGE, turnKey), PRESENT);
+    }
+
+    /** Handles every time-index entry due at or before stream time {@code now} (epoch ms), in time order. */
+    void punctuate(long now) {
+        List<Bytes> due = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = timeIndex.range(null, EvidenceTimeIndex.upTo(now))) {
+            it.forEachRemaining(kv -> due.add(kv.key));
+        }
+        Instant streamTime = Instant.ofEpochMilli(now);
+        for (Bytes key : due) {
+            timeIndex.delete(key);
+            Entry entry = EvidenceTimeIndex.decode(key);
+            TurnState state = load(entry.turnKey());
+            if (state == null) {
+                continue;
+            }
+            switch (entry.kind()) {
+                case IDLE -> checkIdle(entry.turnKey(), state, streamTime);
+                case PURGE -> {
+                    if (!state.open() && !state.closedAt().plus(retention).isAfter(streamTime)) {
+                        turns.delete(entry.turnKey());
+                    }
+                }
+            }
+        }
+    }
+
+    private void checkIdle(String turnKey, TurnState state, Instant streamTime) {
+        if (!state.open()) {
+            return;
+        }
+        Instant idleAt = state.lastAppendAt().plus(idle);
+        if (idleAt.isAfter(streamTime)) {
+            timeIndex.put(EvidenceTimeIndex.key(idleAt, Kind.IDLE, turnKey), PRESENT);
+            return;
+        }
+        assembler.expire(state, streamTime).ifPresent(expired -> {
+            counters.expired();
+            turns.put(turnKey, TurnStateMapping.toAvro(expired.state()));
+            timeIndex.put(EvidenceTimeIndex.key(streamTime.plus(retention), Kind.PURGE, turnKey), PRESENT);
+            forwardEvents(List.of(expired.event()), state.context().sessionId(), streamTime.toEpochMilli());
+        });
+    }
+
+    private void forwardEvents(List<? extends SessionEvent> events, String sessionId, long timestamp) {
+        for (SessionEvent e : events) {
+            context().forward(new Record<>(sessionId, new EvidenceOutput.Event(e), timestamp));
+        }
+    }
+
+    private TurnState load(String turnKey) {
+        TurnStateValue v = turns.get(turnKey);
+        return v == null ? null : TurnStateMapping.fromAvro(v);
+    }
+}

@@ -1,0 +1,72 @@
+package io.recourse.streams;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Keys of the evidence time index (DESIGN §2 "time-index store keys", §4 expiry): an 8-byte
+ * big-endian epoch-millisecond instant, a kind byte, then the UTF-8 turn key
+ * {@code <session_id>/<prompt_generation>}. Byte order is time order for instants at or after the
+ * epoch, so a range scan from the start up to {@link #upTo(long)} returns exactly the due entries.
+ */
+public final class EvidenceTimeIndex {
+
+    /** What an entry is for. */
+    public enum Kind {
+        /** Check the turn for idleness at {@code last append + idle bound}. */
+        IDLE((byte) 1),
+        /** Remove the closed turn's store entry once the retention has passed. */
+        PURGE((byte) 2);
+
+        final byte code;
+
+        Kind(byte code) {
+            this.code = code;
+        }
+
+        static Kind of(byte code) {
+            for (Kind k : values()) {
+                if (k.code == code) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown time-index kind " + code);
+        }
+    }
+
+    /** A decoded key. */
+    public record Entry(Instant due, Kind kind, String turnKey) {
+    }
+
+    private EvidenceTimeIndex() {
+    }
+
+    /** The key of an entry due at {@code due} (UTC). */
+    public static Bytes key(Instant due, Kind kind, String turnKey) {
+        byte[] id = turnKey.getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(9 + id.length).putLong(due.toEpochMilli()).put(kind.code).put(id).array());
+    }
+
+    /** The inclusive upper bound of a scan for everything due at or before {@code epochMillis}. */
+    public static Bytes upTo(long epochMillis) {
+        return Bytes.wrap(ByteBuffer.allocate(9).putLong(epochMillis).put((byte) 0xFF).array());
+    }
+
+    /**
+     * Decodes a key made by {@link #key}.
+     *
+     * @throws IllegalArgumentException when the key is shorter than 9 bytes or has an unknown kind
+     */
+    public static Entry decode(Bytes key) {
+        byte[] b = key.get();
+        if (b.length < 9) {
+            throw new IllegalArgumentException("time-index key of " + b.length + " bytes");
+        }
+        ByteBuffer buf = ByteBuffer.wrap(b);
+        return new Entry(Instant.ofEpochMilli(buf.getLong()), Kind.of(buf.get()),
+                new String(Arrays.copyOfRange(b, 9, b.length), StandardCharsets.UTF_8));
+    }
+}

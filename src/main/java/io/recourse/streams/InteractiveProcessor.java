@@ -1,0 +1,136 @@
+package io.recourse.streams;
+
+import io.recourse.avro.SessionStateValue;
+import io.recourse.interactive.Decision;
+import io.recourse.interactive.InteractiveInput;
+import io.recourse.interactive.InteractiveRecoveryPolicy;
+import io.recourse.interactive.RetryCommand;
+import io.recourse.interactive.SessionState;
+import io.recourse.interactive.TimerEntry;
+import io.recourse.interactive.TimerFired;
+import io.recourse.interactive.TimerKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The interactive owner's processor (DESIGN §6, §8) — plumbing around the pure
+ * {@link InteractiveRecoveryPolicy}: for every input (session event, control, ack) of a session it
+ * loads the {@link SessionState} from the changelogged store {@value InteractiveTopology#SESSIONS_STORE},
+ * applies the policy with {@code now} = the injected wall clock ({@code currentSystemTimeMs}),
+ * writes the new state (or deletes it when expired), cancels and arms timers in the time-indexed
+ * store {@value InteractiveTopology#TIMERS_STORE}, and forwards the decision's RetryCommand and
+ * RecoveryState (a tombstone when the state expired). Under {@code exactly_once_v2} all of this —
+ * stores, changelogs, outputs — commits in one transaction.
+ *
+ * <p>A {@code WALL_CLOCK_TIME} punctuator range-scans the time index from
+ * {@link TimerKey#scanFrom()} to {@link TimerKey#scanTo(Instant) scanTo(now)} (never the whole
+ * store), and fires each due entry in key order (instant, kind, session) as {@link TimerFired},
+ * deleting it first; {@code taskRunningSince} is the wall-clock instant of {@link #init}, which
+ * Streams calls when the task reaches RUNNING after restoring its stores.
+ */
+final class InteractiveProcessor extends ContextualProcessor<String, InteractiveInput, String, InteractiveOutput> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InteractiveProcessor.class);
+    /** Value of a time-index entry: the key says everything. */
+    private static final byte[] PRESENT = new byte[0];
+    /** Due entries fired per punctuation at most; the rest fire at the next one (bounds a transaction). */
+    static final int MAX_FIRED_PER_PUNCTUATION = 10_000;
+
+    private final InteractiveRecoveryPolicy policy;
+    private final Duration punctuationInterval;
+    private KeyValueStore<String, SessionStateValue> sessions;
+    private KeyValueStore<Bytes, byte[]> timers;
+    private Instant taskRunningSince;
+
+    InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval) {
+        this.policy = policy;
+        this.punctuationInterval = punctuationInterval;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, InteractiveOutput> context) {
+        super.init(context);
+        sessions = context.getStateStore(InteractiveTopology.SESSIONS_STORE);
+        timers = context.getStateStore(InteractiveTopology.TIMERS_STORE);
+        taskRunningSince = now();
+        context.schedule(punctuationInterval, PunctuationType.WALL_CLOCK_TIME, ms -> fireDue());
+        LOG.debug("interactive task {} running since {}", context.taskId(), taskRunningSince);
+    }
+
+    @Override
+    public void process(Record<String, InteractiveInput> record) {
+        InteractiveInput input = record.value();
+        if (input == null) {
+            return;
+        }
+        apply(input.sessionId(), input, now());
+    }
+
+    /** Fires every entry of the time index due at or before now, in key order. */
+    void fireDue() {
+        Instant now = now();
+        List<Bytes> due = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = timers.range(Bytes.wrap(TimerKey.scanFrom()), Bytes.wrap(TimerKey.scanTo(now)))) {
+            while (it.hasNext() && due.size() < MAX_FIRED_PER_PUNCTUATION) {
+                due.add(it.next().key);
+            }
+        }
+        for (Bytes key : due) {
+            TimerEntry entry = TimerKey.decode(key.get());
+            timers.delete(key);
+            apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
+        }
+    }
+
+    private void apply(String sessionId, InteractiveInput input, Instant now) {
+        SessionStateValue stored = sessions.get(sessionId);
+        SessionState state = stored == null ? null : InteractiveAvro.fromAvro(stored);
+        Decision decision = policy.apply(state, input, now);
+        if (decision.noop()) {
+            LOG.debug("session {}: {} changes nothing", sessionId, kind(input));
+            return;
+        }
+        LOG.debug("session {}: {} -> {}", sessionId, kind(input), decision);
+        if (decision.expired()) {
+            sessions.delete(sessionId);
+        } else if (decision.changed()) {
+            sessions.put(sessionId, InteractiveAvro.toAvro(decision.state()));
+        }
+        for (TimerEntry e : decision.cancelTimers()) {
+            timers.delete(Bytes.wrap(TimerKey.encode(e)));
+        }
+        for (TimerEntry e : decision.armTimers()) {
+            timers.put(Bytes.wrap(TimerKey.encode(e)), PRESENT);
+        }
+        long timestamp = now.toEpochMilli();
+        for (RetryCommand c : decision.commands()) {
+            context().forward(new Record<>(sessionId, new InteractiveOutput.Command(InteractiveAvro.toAvro(c)), timestamp));
+        }
+        if (decision.expired()) {
+            context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), timestamp));
+        } else if (decision.recoveryState() != null) {
+            context().forward(new Record<>(sessionId,
+                    new InteractiveOutput.State(InteractiveAvro.toAvro(decision.recoveryState())), timestamp));
+        }
+    }
+
+    private Instant now() {
+        return Instant.ofEpochMilli(context().currentSystemTimeMs());
+    }
+
+    private static String kind(InteractiveInput input) {
+        return input instanceof InteractiveInput.Event e ? e.event().getClass().getSimpleName()
+                : input.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,90 @@
+package io.recourse.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.recourse.interactive.AckStatus;
+import io.recourse.interactive.ControlAction;
+import io.recourse.interactive.KanbanDispatchAck;
+import io.recourse.interactive.SessionControl;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The JSON inputs of DESIGN §6.3 / §6.4 parse into the policy's values, or are rejected with a DLQ reason. */
+class InteractiveJsonTest {
+
+    @Test
+    void a_control_parses_with_snake_case_fields_and_wire_names() {
+        SessionControl c = InteractiveJson.control(bytes(
+                "{\"action\":\"cancel_retry\",\"session_id\":\"s/1\",\"expected_generation\":4,"
+                        + "\"occurred_at\":\"2026-11-30T08:00:00Z\",\"ui\":\"kanban\"}"));
+
+        assertThat(c).isEqualTo(new SessionControl(ControlAction.CANCEL_RETRY, "s/1", 4, Instant.parse("2026-11-30T08:00:00Z")));
+    }
+
+    @Test
+    void a_control_without_expected_generation_or_occurred_at_is_valid() {
+        assertThat(InteractiveJson.control(bytes("{\"action\":\"start_fresh\",\"session_id\":\"s1\"}")))
+                .isEqualTo(new SessionControl(ControlAction.START_FRESH, "s1", null, null));
+    }
+
+    @Test
+    void occurred_at_is_rfc_3339_text_with_any_offset_or_epoch_milliseconds() {
+        Instant expected = Instant.parse("2026-11-30T08:00:00Z");
+
+        assertThat(InteractiveJson.control(bytes(
+                "{\"action\":\"retry_now\",\"session_id\":\"s1\",\"occurred_at\":\"2026-11-30T09:00:00+01:00\"}"))
+                .occurredAt()).isEqualTo(expected);
+        assertThat(InteractiveJson.control(bytes(
+                "{\"action\":\"retry_now\",\"session_id\":\"s1\",\"occurred_at\":" + expected.toEpochMilli() + "}"))
+                .occurredAt()).isEqualTo(expected);
+    }
+
+    @Test
+    void an_ack_parses_with_its_status_reason_and_generation() {
+        KanbanDispatchAck a = InteractiveJson.ack(bytes("{\"command_id\":\"c1\",\"status\":\"failed\",\"reason\":\"superseded\","
+                + "\"session_id\":\"s1\",\"prompt_generation\":5,\"occurred_at\":\"2026-11-30T08:00:00Z\"}"));
+
+        assertThat(a).isEqualTo(new KanbanDispatchAck("c1", AckStatus.FAILED, "superseded", "s1", 5,
+                Instant.parse("2026-11-30T08:00:00Z")));
+    }
+
+    @Test
+    void bytes_that_are_not_a_json_object_are_invalid_json() {
+        for (String bad : new String[] {"{\"action\":", "[1,2]", "\"text\"", ""}) {
+            assertThat(code(() -> InteractiveJson.control(bytes(bad)))).as(bad).isEqualTo(InteractiveJson.INVALID_JSON);
+        }
+    }
+
+    @Test
+    void a_control_with_an_unknown_action_or_no_session_is_an_invalid_session_control() {
+        assertThat(code(() -> InteractiveJson.control(bytes("{\"action\":\"later\",\"session_id\":\"s1\"}"))))
+                .isEqualTo(InteractiveJson.INVALID_SESSION_CONTROL);
+        assertThat(code(() -> InteractiveJson.control(bytes("{\"action\":\"cancel_retry\"}"))))
+                .isEqualTo(InteractiveJson.INVALID_SESSION_CONTROL);
+        assertThat(code(() -> InteractiveJson.control(bytes("{\"action\":\"cancel_retry\",\"session_id\":\" \"}"))))
+                .isEqualTo(InteractiveJson.INVALID_SESSION_CONTROL);
+        assertThat(code(() -> InteractiveJson.control(bytes(
+                "{\"action\":\"cancel_retry\",\"session_id\":\"s1\",\"expected_generation\":\"four\"}"))))
+                .isEqualTo(InteractiveJson.INVALID_SESSION_CONTROL);
+    }
+
+    @Test
+    void an_ack_with_an_unknown_status_or_no_command_id_is_an_invalid_dispatch_ack() {
+        assertThat(code(() -> InteractiveJson.ack(bytes("{\"command_id\":\"c1\",\"status\":\"maybe\",\"session_id\":\"s1\"}"))))
+                .isEqualTo(InteractiveJson.INVALID_DISPATCH_ACK);
+        assertThat(code(() -> InteractiveJson.ack(bytes("{\"status\":\"dispatched\",\"session_id\":\"s1\"}"))))
+                .isEqualTo(InteractiveJson.INVALID_DISPATCH_ACK);
+    }
+
+    private static String code(Runnable parse) {
+        InteractiveJson.InputRejection e = catchThrowableOfType(InteractiveJson.InputRejection.class, parse::run);
+        assertThat(e).as("rejected").isNotNull();
+        return e.code();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
