@@ -80,6 +80,8 @@ import org.slf4j.LoggerFactory;
 public final class Bench implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
+    /** Length of the paced latency scenario's traffic, seconds (its session count is scaled to fit). */
+    static final int PACED_SECONDS = 60;
 
     /**
      * What to run.
@@ -160,8 +162,12 @@ public final class Bench implements AutoCloseable {
                     .filter(x -> !x.timedOut())
                     .mapToDouble(RunResult::framesPerSecond).toArray());
             if (!Double.isNaN(max)) {
+                // about PACED_SECONDS of traffic at half the maximum rate: enough samples, bounded time
+                long records = results.get(0).records();
+                int sessions = (int) Math.min(settings.sessions(), Math.max(50,
+                        (long) (settings.sessions() * (max / 2 * PACED_SECONDS) / Math.max(1, records))));
                 for (int r = 0; r < settings.runs(); r++) {
-                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, 1, max / 2, false))));
+                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, 1, max / 2, false), sessions)));
                 }
             }
         }
@@ -173,8 +179,13 @@ public final class Bench implements AutoCloseable {
         return r;
     }
 
-    /** One run of {@code scenario} (see the class comment). */
+    /** One run of {@code scenario} with the configured number of sessions (see the class comment). */
     public RunResult run(Scenario scenario) {
+        return run(scenario, settings.sessions());
+    }
+
+    /** One run of {@code scenario} with {@code sessions} sessions. */
+    public RunResult run(Scenario scenario, int sessions) {
         String id = "bench-" + stamp + "-" + runCounter.incrementAndGet() + "-"
                 + (scenario.topology() == Scenario.Kind.FULL ? "full" : "pass") + "-" + scenario.shortGuarantee();
         Path stateRoot = settings.workDir().resolve(id);
@@ -213,7 +224,7 @@ public final class Bench implements AutoCloseable {
                  KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(clientProps))) {
                 observer.start();
                 int partitions = producer.partitionsFor(frames).size();
-                Workload.Options options = Workload.Options.defaults(settings.seed(), settings.sessions())
+                Workload.Options options = Workload.Options.defaults(settings.seed(), sessions)
                         .withTurnsPerSession(settings.turnsPerSession()).withSessionPrefix(id).withBase(Instant.now());
 
                 // (1) the workload, then the sentinels; wait until their outputs are readable
@@ -248,13 +259,13 @@ public final class Bench implements AutoCloseable {
                     sendSentinels(producer, frames, id, 2, partitions, observer);
                     if (classifies ? observer.awaitSentinels(partitions, timeout) : awaitCommitted(admin, id, frames, timeout, observer)) {
                         long after = changelogBytes(admin, clientProps, id).values().stream().mapToLong(Long::longValue).sum();
-                        perOpenTurn = (double) (after - storeTotal) / settings.sessions();
+                        perOpenTurn = (double) (after - storeTotal) / sessions;
                     }
                 }
                 return new RunResult(scenario, records, seconds, records / seconds,
                         cls.percentile(50), cls.percentile(99), cls.count(),
                         recovers ? sch.percentile(50) : Double.NaN, recovers ? sch.percentile(99) : Double.NaN, sch.count(),
-                        !stores.isEmpty() ? (double) storeTotal / settings.sessions() : Double.NaN,
+                        !stores.isEmpty() ? (double) storeTotal / sessions : Double.NaN,
                         perOpenTurn, stores, rocks, heapDelta, rss, loadAverage(), !done);
             }
         } catch (ExecutionException e) {

@@ -40,7 +40,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--sessions", defaultValue = "10000", description = "Sessions per run (default ${DEFAULT-VALUE}).")
     int sessions;
 
-    @Option(names = "--turns", defaultValue = "2", description = "Turns per session (default ${DEFAULT-VALUE}).")
+    @Option(names = "--turns", defaultValue = "1", description = "Turns per session (default ${DEFAULT-VALUE}).")
     int turns;
 
     @Option(names = "--runs", defaultValue = "3", description = "Runs per scenario; medians are reported (default ${DEFAULT-VALUE}).")

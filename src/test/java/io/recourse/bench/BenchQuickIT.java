@@ -21,10 +21,10 @@ class BenchQuickIT {
     @Test
     void aTinyRunMeasuresBothTopologiesAndThePacedLatencyThenLeavesNothingBehind() throws Exception {
         Path work = tmp.resolve("bench");
-        Bench.Settings settings = new Bench.Settings(40, 1, 5, 1, List.of("exactly_once_v2"), List.of(1), List.of(1),
+        Bench.Settings settings = new Bench.Settings(20, 1, 5, 1, List.of("exactly_once_v2"), List.of(1), List.of(1),
                 true, true, RecourseConfig.defaults(), work);
         long failing = 0;
-        Workload w = new Workload(Workload.Options.defaults(5, 40).withTurnsPerSession(1));
+        Workload w = new Workload(Workload.Options.defaults(5, 20).withTurnsPerSession(1));
         long count = 0;
         while (w.hasNext()) {
             Workload.Record r = w.next();
@@ -43,9 +43,13 @@ class BenchQuickIT {
         assertThat(results.get(2).scenario().rate()).isPositive();
         assertThat(results).allSatisfy(r -> {
             assertThat(r.timedOut()).as(r.scenario().label()).isFalse();
-            assertThat(r.records()).isEqualTo(records);
             assertThat(r.framesPerSecond()).isPositive();
         });
+        assertThat(results.get(0).records()).isEqualTo(records);
+        assertThat(results.get(1).records()).isEqualTo(records);
+        // the full topology's state was measured on its changelogs
+        assertThat(results.get(1).storeBytes()).containsKey("recourse-evidence-turns");
+        assertThat(results.get(1).stateBytesPerSession()).isPositive();
         // the pass-through copy of every failing turn's terminal frame was seen by the read_committed observer
         assertThat(results.get(0).classificationCount()).isEqualTo((int) failing);
         assertThat(BenchReport.markdown(results)).contains("| pass-through | exactly_once_v2 | 1 | 1 | " + records);
