@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RecourseCommand.Version.class,
         description = "Turns AI coding agents' failures into safe recovery decisions (a Kafka Streams application).",
-        subcommands = {RunCommand.class, DescribeCommand.class, DemoCommand.class, BenchCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, DescribeCommand.class, ClassifyCommand.class, CatalogueCommand.class,
+                DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class RecourseCommand implements Runnable {
 
     @CommandLine.Spec

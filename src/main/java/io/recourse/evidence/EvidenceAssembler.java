@@ -528,8 +528,19 @@ public final class EvidenceAssembler {
 
     static TurnContext contextOf(Frame f) {
         return new TurnContext(f.sessionId(), f.promptGeneration(), f.promptOrigin(), f.retryOfGeneration(), f.commandId(),
-                f.profileKind(), f.agentType(), f.agentProfileId(), f.executionProfileId(), f.providerId(), f.modelId(),
-                f.runId(), f.workspaceId(), f.taskId(), f.resumeGuarantee());
+                f.profileKind(), f.agentType(), f.agentProfileId(), f.executionProfileId(), label(f.providerId()),
+                label(f.modelId()), f.runId(), f.workspaceId(), f.taskId(), f.resumeGuarantee());
+    }
+
+    /**
+     * A provider or model id as it may travel in every output (TurnContext, classifications,
+     * unclassified evidence): sanitized (DESIGN §9), so a credential a gateway put into it never
+     * leaves; ordinary ids ({@code anthropic}, {@code gpt-5.5}, {@code models/gemini-2.5-pro})
+     * are unchanged. Routing identities (session, workspace, run, profile ids) are keys and are
+     * kept as sent.
+     */
+    static String label(String id) {
+        return id == null ? null : Sanitizer.sanitize(id);
     }
 
     private static Instant min(Instant a, Instant b) {
@@ -611,7 +622,8 @@ public final class EvidenceAssembler {
             context = new TurnContext(c.sessionId(), c.promptGeneration(), c.promptOrigin(), c.retryOfGeneration(),
                     c.commandId(), first(c.profileKind(), f.profileKind()), first(c.agentType(), f.agentType()),
                     first(c.agentProfileId(), f.agentProfileId()), first(c.executionProfileId(), f.executionProfileId()),
-                    first(c.providerId(), f.providerId()), first(c.modelId(), f.modelId()), first(c.runId(), f.runId()),
+                    first(c.providerId(), label(f.providerId())), first(c.modelId(), label(f.modelId())),
+                    first(c.runId(), f.runId()),
                     first(c.workspaceId(), f.workspaceId()), first(c.taskId(), f.taskId()),
                     c.resumeGuarantee() || f.resumeGuarantee());
         }

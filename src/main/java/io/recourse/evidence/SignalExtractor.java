@@ -32,7 +32,10 @@ import java.util.TreeMap;
  *   <li>{@code stderr}: kind {@code stderr}, field {@code line};</li>
  *   <li>{@code exit}: kind {@code exit}, fields {@code code}, {@code signal} (nulls omitted);</li>
  *   <li>{@code http}: kind {@code http}, fields {@code status}, {@code body} (text, or compact
- *       JSON), {@code header.<lower-case name>} per header;</li>
+ *       JSON), {@code header.<lower-case name>} per header; a header whose name says it carries a
+ *       credential (by name: {@code authorization}, {@code cookie},
+ *       {@code x-api-key}, {@code *-token}, {@code *-secret}, …) keeps its name and loses its
+ *       value ({@value Sanitizer#REDACTED}), whatever the value's shape (DESIGN §9);</li>
  *   <li>{@code lifecycle} {@code launch_failed}: kind {@code lifecycle}, fields {@code event},
  *       {@code message}, {@code phase}; {@code turn_abandoned}: kind {@code lifecycle}, field
  *       {@code event}; other events: none.</li>
@@ -43,6 +46,11 @@ import java.util.TreeMap;
  * cutting its longest values. Pure and thread-safe.
  */
 public final class SignalExtractor {
+
+    /** Words of a header name (split at {@code -} and {@code _}) that make its value a credential. */
+    private static final java.util.Set<String> CREDENTIAL_WORDS = java.util.Set.of("authorization", "authentication",
+            "cookie", "apikey", "key", "secret", "password", "passwd", "credential", "credentials", "session", "token",
+            "signature");
 
     /** Failure metadata keys searched (depth-bounded) inside {@code _meta} objects. */
     private static final int META_DEPTH = 6;
@@ -126,7 +134,9 @@ public final class SignalExtractor {
                 if (headers != null && headers.isObject()) {
                     for (Iterator<Map.Entry<String, JsonNode>> it = headers.fields(); it.hasNext(); ) {
                         Map.Entry<String, JsonNode> h = it.next();
-                        put(f, "header." + h.getKey().toLowerCase(Locale.ROOT), text(h.getValue()));
+                        String name = h.getKey().toLowerCase(Locale.ROOT);
+                        put(f, "header." + name, isCredentialHeader(name) && !h.getValue().isNull()
+                                ? Sanitizer.REDACTED : text(h.getValue()));
                     }
                 }
                 kind = SignalKind.HTTP;
@@ -235,6 +245,22 @@ public final class SignalExtractor {
             return v.decimalValue().toPlainString();
         }
         return v.toString();
+    }
+
+    /**
+     * True when the lower-case header {@code name} carries a credential: one of its words (split
+     * at {@code -} and {@code _}) is {@code authorization}, {@code cookie}, {@code key},
+     * {@code token}, {@code secret}, {@code password}, {@code session}, … — a whole word, so
+     * rate-limit headers such as {@code x-ratelimit-remaining-tokens} keep their values (the
+     * catalogue reads them). Linear in the name's length.
+     */
+    static boolean isCredentialHeader(String name) {
+        for (String word : name.split("[-_]")) {
+            if (CREDENTIAL_WORDS.contains(word)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void put(TreeMap<String, String> f, String name, String value) {

@@ -1,0 +1,103 @@
+package io.recourse.cli;
+
+import io.recourse.evidence.ClosedTurn;
+import io.recourse.evidence.OfflineAssembler;
+import io.recourse.evidence.SessionEvent;
+import io.recourse.evidence.TurnClassifier;
+import io.recourse.evidence.TurnOutcome;
+import io.recourse.evidence.TurnState;
+import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameParser;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One offline pass of the shared input of {@code classify} and {@code catalogue explain}: frames
+ * from {@link FrameLines} through the {@link OfflineAssembler} (DESIGN §4) in input order, each
+ * frame's {@code occurred_at} standing in for the broker append time. Every rejected line goes to
+ * {@code err} as it is met; at the end a summary line and the turns still open (they get no
+ * outcome: inactivity is never evidence).
+ */
+final class OfflineRun {
+
+    /** Called for each turn as it closes, in closing order. */
+    interface TurnSink {
+        void closed(TurnOutcome outcome, ClosedTurn turn) throws IOException;
+    }
+
+    /** The most open turn keys listed by name; the count is always complete. */
+    static final int MAX_LISTED_OPEN = 20;
+
+    private final OfflineAssembler assembler;
+    private final FrameLines lines;
+    private final PrintWriter err;
+    private int closed;
+
+    OfflineRun(TurnClassifier classifier, boolean corpus, PrintWriter err) {
+        this.assembler = new OfflineAssembler(classifier);
+        this.lines = new FrameLines(new FrameParser(), corpus);
+        this.err = err;
+    }
+
+    /**
+     * Reads {@code in} to its end, calling {@code sink} for every turn that closes.
+     *
+     * @throws IOException when the input cannot be read (or the sink fails to write)
+     */
+    void run(BufferedReader in, String name, TurnSink sink) throws IOException {
+        IOException[] failure = new IOException[1];
+        FrameLines.Counts counts = lines.read(in, new FrameLines.Sink() {
+            @Override
+            public void frame(Frame frame) {
+                for (SessionEvent e : assembler.accept(frame, frame.occurredAt())) {
+                    if (e instanceof TurnOutcome o && failure[0] == null) {
+                        closed++;
+                        try {
+                            sink.closed(o, assembler.closedTurns().get(frame.turnKey()));
+                        } catch (IOException x) {
+                            failure[0] = x;
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void rejected(FrameLines.Rejection rejection) {
+                err.println(rejection);
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        List<String> open = new ArrayList<>();
+        for (Map.Entry<String, TurnState> e : assembler.turns().entrySet()) {
+            if (e.getValue().open()) {
+                open.add(e.getKey());
+            }
+        }
+        StringBuilder summary = new StringBuilder()
+                .append(name).append(": ").append(plural(counts.lines(), "line")).append(", ")
+                .append(plural(counts.frames(), "frame")).append(" accepted, ").append(counts.rejected()).append(" rejected; ")
+                .append(plural(closed, "turn")).append(" closed, ").append(open.size()).append(" open");
+        for (String counter : List.of("duplicate_frames", "late_after_close", "dropped_signals")) {
+            if (assembler.counter(counter) > 0) {
+                summary.append("; ").append(counter).append('=').append(assembler.counter(counter));
+            }
+        }
+        err.println(summary);
+        if (!open.isEmpty()) {
+            err.println("open at end of input, no outcome: " + plural(open.size(), "turn") + " ("
+                    + String.join(", ", open.subList(0, Math.min(open.size(), MAX_LISTED_OPEN)))
+                    + (open.size() > MAX_LISTED_OPEN ? ", …" : "") + ")");
+        }
+        err.flush();
+    }
+
+    private static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+}

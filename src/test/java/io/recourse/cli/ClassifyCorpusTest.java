@@ -1,0 +1,183 @@
+package io.recourse.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.recourse.classification.Classifier;
+import io.recourse.evidence.OfflineAssembler;
+import io.recourse.evidence.TurnState;
+import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code recourse classify} over the corpus {@code sequences.jsonl} (issue 2 item 5): every
+ * sequence's expectation (outcome, code, class, replay_safe, retry_after/reset_at within 1 s) is
+ * reproduced, both from the corpus file itself ({@code --corpus} and auto-detected) and from its
+ * frames flattened into plain JSONL in a shuffled arrival order with all sessions interleaved.
+ */
+class ClassifyCorpusTest {
+
+    private static final String SEQUENCES = "corpus/sequences.jsonl";
+    /** Fixed so a failure reproduces on every machine. */
+    private static final long SEED = 20260601L;
+
+    @TempDir
+    static Path dir;
+
+    private static Cli.Run corpusRun;
+    private static Cli.Run flatRun;
+
+    @BeforeAll
+    static void classifyTheCorpusBothWays() throws Exception {
+        Path corpus = dir.resolve("sequences.jsonl");
+        Files.writeString(corpus, Cli.resource(SEQUENCES));
+        corpusRun = Cli.run("classify", "--corpus", corpus.toString());
+
+        Path flat = dir.resolve("frames.jsonl");
+        Files.writeString(flat, shuffledFrames().stream().map(JsonNode::toString).collect(Collectors.joining("\n", "", "\n")));
+        flatRun = Cli.run("classify", flat.toString());
+    }
+
+    static Stream<Arguments> sequences() {
+        return Cli.jsonLines(SEQUENCES).stream().map(l -> Arguments.of(Named.of(l.get("name").asText(), l)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sequences")
+    void classifyOnTheCorpusFileReproducesTheSequenceExpectation(JsonNode sequence) {
+        assertExpectation(sequence, corpusRun);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sequences")
+    void classifyOnShuffledFlattenedFramesReproducesTheSequenceExpectation(JsonNode sequence) {
+        assertExpectation(sequence, flatRun);
+    }
+
+    @Test
+    void bothRunsExitZeroRejectNothingAndLeaveNoTurnOpen() {
+        for (Cli.Run run : List.of(corpusRun, flatRun)) {
+            assertThat(run.exitCode()).isZero();
+            assertThat(run.err()).contains(" 0 rejected;").contains(" 0 open").doesNotContain("open at end of input");
+        }
+        assertThat(flatRun.objects()).hasSameSizeAs(corpusRun.objects());
+    }
+
+    @Test
+    void sequenceLinesAreRecognizedWithoutTheCorpusOption() throws Exception {
+        Path corpus = dir.resolve("auto.jsonl");
+        Files.writeString(corpus, Cli.resource(SEQUENCES));
+
+        Cli.Run auto = Cli.run("classify", corpus.toString());
+
+        assertThat(auto.exitCode()).isZero();
+        assertThat(auto.out()).isEqualTo(corpusRun.out());
+    }
+
+    private static void assertExpectation(JsonNode sequence, Cli.Run run) {
+        String name = sequence.get("name").asText();
+        JsonNode expected = sequence.get("expected");
+        String session = sequence.get("frames").get(0).get("session_id").asText();
+        List<JsonNode> turns = run.objects().stream().filter(o -> o.get("session_id").asText().equals(session)).toList();
+        boolean setupOnly = true;
+        for (JsonNode f : sequence.get("frames")) {
+            setupOnly &= f.get("prompt_generation").asInt() == 0;
+        }
+        if (setupOnly) {
+            assertThat(turns).as(name + ": generation 0 is never classified").isEmpty();
+            return;
+        }
+        assertThat(turns).as(name).hasSize(1);
+        JsonNode t = turns.get(0);
+        assertThat(t.get("prompt_generation").asInt()).as(name).isPositive();
+        assertThat(t.get("outcome").asText()).as(name + " outcome").isEqualTo(expected.get("outcome").asText());
+        assertThat(t.get("replay_safe").asBoolean()).as(name + " replay_safe").isEqualTo(expected.get("replay_safe").asBoolean());
+        assertThat(t.get("code").isNull() ? null : t.get("code").asText()).as(name + " code")
+                .isEqualTo(expected.get("code").isNull() ? null : expected.get("code").asText());
+        assertThat(t.get("class").isNull() ? null : t.get("class").asText()).as(name + " class")
+                .isEqualTo(expected.get("class").isNull() ? null : expected.get("class").asText());
+        if (expected.get("code").isNull()) {
+            assertThat(t.get("rule_id").isNull()).as(name + ": no classification fields").isTrue();
+            assertThat(t.get("confidence").isNull()).isTrue();
+            return;
+        }
+        assertThat(t.get("catalogue_version").asText()).isEqualTo("provider-errors.v1");
+        assertThat(t.get("rule_id").asText()).isNotBlank();
+        assertHint(name + " retry_after", t.get("retry_after"), expected.path("retry_after"));
+        assertHint(name + " reset_at", t.get("reset_at"), expected.path("reset_at"));
+    }
+
+    private static void assertHint(String what, JsonNode actual, JsonNode expected) {
+        if (expected.isNull() || expected.isMissingNode()) {
+            assertThat(actual.isNull()).as(what + " is null").isTrue();
+        } else {
+            assertThat(actual.isNull()).as(what + " is set").isFalse();
+            assertThat(Instant.parse(actual.asText())).as(what)
+                    .isCloseTo(Instant.parse(expected.asText()), within(1, ChronoUnit.SECONDS));
+        }
+    }
+
+    /**
+     * Every corpus frame as one envelope, all sessions interleaved in a random order in which each
+     * turn's terminal frame still comes after the frames before it by seq (a frame arriving after
+     * the close is late by definition, DESIGN §4).
+     */
+    private static List<JsonNode> shuffledFrames() throws Exception {
+        FrameParser parser = new FrameParser();
+        OfflineAssembler inOrder = new OfflineAssembler(Classifier.withDefaultCatalogue());
+        List<JsonNode> all = new ArrayList<>();
+        for (JsonNode line : Cli.jsonLines(SEQUENCES)) {
+            for (JsonNode f : line.get("frames")) {
+                all.add(f);
+                Frame frame = parser.parse(FrameLines.key(f, 0), Cli.JSON.writeValueAsBytes(f));
+                inOrder.accept(frame, frame.occurredAt());
+            }
+        }
+        Map<String, Long> terminalSeq = new HashMap<>();
+        for (Map.Entry<String, TurnState> e : inOrder.turns().entrySet()) {
+            if (e.getValue().terminal() != null) {
+                terminalSeq.put(e.getKey(), e.getValue().terminal().seq());
+            }
+        }
+        Random random = new Random(SEED);
+        List<JsonNode> order = new ArrayList<>();
+        List<JsonNode> terminals = new ArrayList<>();
+        for (JsonNode f : all) {
+            Long t = terminalSeq.get(FrameLines.key(f, 0));
+            (t != null && t == f.get("seq").asLong() && f.get("prompt_generation").asInt() > 0 ? terminals : order).add(f);
+        }
+        Collections.shuffle(order, random);
+        for (JsonNode t : terminals) {
+            String key = FrameLines.key(t, 0);
+            int last = -1;
+            for (int i = 0; i < order.size(); i++) {
+                if (FrameLines.key(order.get(i), 0).equals(key) && order.get(i).get("seq").asLong() < t.get("seq").asLong()) {
+                    last = i;
+                }
+            }
+            order.add(last + 1 + random.nextInt(order.size() - last), t);
+        }
+        assertThat(order).hasSameSizeAs(all);
+        return order;
+    }
+}

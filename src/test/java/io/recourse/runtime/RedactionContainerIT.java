@@ -1,0 +1,20 @@
+package io.recourse.runtime;
+
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.kafka.KafkaContainer;
+
+/** {@link RedactionScenario} on a Testcontainers {@code apache/kafka} broker; skipped where Docker is absent. */
+@Testcontainers(disabledWithoutDocker = true)
+class RedactionContainerIT extends RedactionScenario {
+
+    private static final ContainerTestBroker BROKER = new ContainerTestBroker();
+
+    @Container
+    static final KafkaContainer KAFKA = BROKER.container();
+
+    @Override
+    TestBroker broker() {
+        return BROKER;
+    }
+}
