@@ -95,13 +95,15 @@ public final class Bench implements AutoCloseable {
      * @param instances       instance counts to compare (likewise)
      * @param latency         whether to run the paced latency scenario at half the full topology's rate
      * @param openTurns       whether full single-instance runs also measure state per open turn
+     * @param warmup          whether to run both topologies once on a fifth of the sessions first, unreported
+     *                        (the JIT compiles the hot paths before the measured runs)
      * @param base            configuration: {@code bootstrap.servers} selects an external cluster, Kafka
      *                        client keys (security) pass through
      * @param workDir         where state directories and the embedded broker's data go (deleted on close)
      */
     public record Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
                            List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
-                           RecourseConfig base, Path workDir) {
+                           boolean warmup, RecourseConfig base, Path workDir) {
     }
 
     private final Settings settings;
@@ -138,6 +140,13 @@ public final class Bench implements AutoCloseable {
     public List<RunResult> runAll(Consumer<RunResult> progress) {
         List<RunResult> results = new ArrayList<>();
         String scaling = settings.guarantees().contains("exactly_once_v2") ? "exactly_once_v2" : settings.guarantees().get(0);
+        if (settings.warmup()) {
+            int few = Math.max(50, settings.sessions() / 5);
+            for (Scenario.Kind kind : Scenario.Kind.values()) {
+                RunResult w = run(new Scenario(kind, scaling, 1, 1, 0, false), few);
+                LOG.info("warm-up (not reported): {}", BenchReport.line(w));
+            }
+        }
         for (int r = 0; r < settings.runs(); r++) {
             for (String g : settings.guarantees()) {
                 for (Scenario.Kind kind : Scenario.Kind.values()) {

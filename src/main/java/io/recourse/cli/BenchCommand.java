@@ -65,6 +65,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Run the paced latency scenario at half the full topology's rate (default on; --no-latency skips it).")
     boolean latency;
 
+    @Option(names = "--warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "First run both topologies once on a fifth of the sessions, unreported (default on; off with --quick).")
+    boolean warmup;
+
     @Option(names = "--quick", description = "Smoke run: 300 sessions, 1 run, 1 thread, 1 instance.")
     boolean quick;
 
@@ -86,6 +90,7 @@ public final class BenchCommand implements Callable<Integer> {
             runs = 1;
             threads = List.of(1);
             instances = List.of(1);
+            warmup = false;
         }
         for (String g : guarantees) {
             if (!g.equals("at_least_once") && !g.equals("exactly_once_v2")) {
@@ -99,7 +104,7 @@ public final class BenchCommand implements Callable<Integer> {
                 sessions, turns, runs, guarantees, threads, instances, Bench.loadAverage());
         out.flush();
         Bench.Settings settings = new Bench.Settings(sessions, turns, seed, runs, guarantees, threads, instances, latency,
-                true, base, dir);
+                true, warmup, base, dir);
         List<RunResult> results;
         try (Bench bench = Bench.start(settings)) {
             results = bench.runAll(r -> {

@@ -22,7 +22,7 @@ class BenchQuickIT {
     void aTinyRunMeasuresBothTopologiesAndThePacedLatencyThenLeavesNothingBehind() throws Exception {
         Path work = tmp.resolve("bench");
         Bench.Settings settings = new Bench.Settings(20, 1, 5, 1, List.of("exactly_once_v2"), List.of(1), List.of(1),
-                true, true, RecourseConfig.defaults(), work);
+                true, true, false, RecourseConfig.defaults(), work);
         long failing = 0;
         Workload w = new Workload(Workload.Options.defaults(5, 20).withTurnsPerSession(1));
         long count = 0;
