@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The named hint extractors a rule may list under {@code hints} (DESIGN §5.2). Each reads one
@@ -31,10 +33,11 @@ final class HintExtractors {
     private static final Map<String, BiFunction<Signal, Integer, List<Instant>>> EXTRACTORS = Map.ofEntries(
             Map.entry("retry_after_header", (s, n) -> header(s, "retry-after", v -> RetryAfterHeader.parse(v, s.occurredAt()))),
             Map.entry("retry_after_ms_header", (s, n) -> header(s, "retry-after-ms", v -> RetryAfterHeader.parseMillis(v, s.occurredAt()))),
-            Map.entry("x_ratelimit_reset_headers", (s, n) -> exhausted(s, "x-ratelimit-reset-", "x-ratelimit-remaining-",
+            Map.entry("x_ratelimit_reset_headers", (s, n) -> exhausted(s, HintExtractors::xRatelimitRemaining,
                     v -> GoDuration.resetAt(v, s.occurredAt()))),
             // RFC 3339 per limit; epoch seconds for the unified (subscription) limits
-            Map.entry("anthropic_ratelimit_reset_headers", (s, n) -> anthropic(s)),
+            Map.entry("anthropic_ratelimit_reset_headers", (s, n) -> exhausted(s, HintExtractors::anthropicRemaining,
+                    v -> Rfc3339.parse(v).or(() -> EpochInstant.parse(v)))),
             Map.entry("codex_usage_reset_headers", (s, n) -> codexUsage(s)),
             Map.entry("body_resets_at", (s, n) -> each(s, n, JsonBodyHints::resetsAt)),
             Map.entry("body_resets_in_seconds", (s, n) -> each(s, n, v -> JsonBodyHints.resetsInSeconds(v, s.occurredAt()))),
@@ -59,24 +62,29 @@ final class HintExtractors {
         }
     }
 
-    private static List<Instant> header(Signal s, String name, java.util.function.Function<String, Optional<Instant>> parse) {
+    private static List<Instant> header(Signal s, String name, Function<String, Optional<Instant>> parse) {
         if (s.kind() != SignalKind.HTTP) {
             return List.of();
         }
         return parse.apply(s.field("header." + name)).stream().toList();
     }
 
-    /** Resets of the exhausted limits (remaining 0) when known, else all of them. */
-    private static List<Instant> exhausted(Signal s, String resetPrefix, String remainingPrefix,
-                                           java.util.function.Function<String, Optional<Instant>> parse) {
+    /**
+     * Resets of the exhausted limits (remaining {@code 0}) when known, else all of them.
+     *
+     * @param remainingKey the field holding the remaining count of the limit a reset field
+     *                     belongs to, or {@code null} when the field is not a reset of this family
+     */
+    private static List<Instant> exhausted(Signal s, UnaryOperator<String> remainingKey,
+                                           Function<String, Optional<Instant>> parse) {
         if (s.kind() != SignalKind.HTTP) {
             return List.of();
         }
         List<Instant> all = new ArrayList<>();
         List<Instant> spent = new ArrayList<>();
         for (Map.Entry<String, String> e : s.fields().entrySet()) {
-            String key = e.getKey();
-            if (!key.startsWith("header." + resetPrefix)) {
+            String remaining = remainingKey.apply(e.getKey());
+            if (remaining == null) {
                 continue;
             }
             Optional<Instant> at = parse.apply(e.getValue());
@@ -84,36 +92,25 @@ final class HintExtractors {
                 continue;
             }
             all.add(at.get());
-            String which = key.substring(("header." + resetPrefix).length());
-            if ("0".equals(s.field("header." + remainingPrefix + which))) {
+            if ("0".equals(s.field(remaining))) {
                 spent.add(at.get());
             }
         }
         return spent.isEmpty() ? all : spent;
     }
 
-    private static List<Instant> anthropic(Signal s) {
-        if (s.kind() != SignalKind.HTTP) {
-            return List.of();
+    /** {@code header.x-ratelimit-reset-<limit>} → {@code header.x-ratelimit-remaining-<limit>}. */
+    private static String xRatelimitRemaining(String key) {
+        String reset = "header.x-ratelimit-reset-";
+        return key.startsWith(reset) ? "header.x-ratelimit-remaining-" + key.substring(reset.length()) : null;
+    }
+
+    /** {@code header.anthropic-ratelimit-<limit>-reset} → {@code header.anthropic-ratelimit-<limit>-remaining}. */
+    private static String anthropicRemaining(String key) {
+        if (!key.startsWith("header.anthropic-ratelimit-") || !key.endsWith("-reset")) {
+            return null;
         }
-        List<Instant> all = new ArrayList<>();
-        List<Instant> spent = new ArrayList<>();
-        for (Map.Entry<String, String> e : s.fields().entrySet()) {
-            String key = e.getKey();
-            if (!key.startsWith("header.anthropic-ratelimit-") || !key.endsWith("-reset")) {
-                continue;
-            }
-            Optional<Instant> at = Rfc3339.parse(e.getValue()).or(() -> EpochInstant.parse(e.getValue()));
-            if (at.isEmpty()) {
-                continue;
-            }
-            all.add(at.get());
-            String remaining = key.substring(0, key.length() - "-reset".length()) + "-remaining";
-            if ("0".equals(s.field(remaining))) {
-                spent.add(at.get());
-            }
-        }
-        return spent.isEmpty() ? all : spent;
+        return key.substring(0, key.length() - "-reset".length()) + "-remaining";
     }
 
     private static List<Instant> codexUsage(Signal s) {
@@ -132,7 +129,7 @@ final class HintExtractors {
         return out;
     }
 
-    private static List<Instant> each(Signal s, int maxChars, java.util.function.Function<String, Optional<Instant>> parse) {
+    private static List<Instant> each(Signal s, int maxChars, Function<String, Optional<Instant>> parse) {
         List<Instant> out = new ArrayList<>();
         for (Map.Entry<String, String> e : s.fields().entrySet()) {
             if (e.getKey().startsWith("header.")) {

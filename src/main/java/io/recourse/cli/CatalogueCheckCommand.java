@@ -3,7 +3,6 @@ package io.recourse.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recourse.classification.Catalogue;
 import io.recourse.classification.CatalogueCheck;
-import io.recourse.classification.CatalogueException;
 import io.recourse.classification.Classifier;
 import io.recourse.evidence.ClosedTurn;
 import io.recourse.evidence.OfflineAssembler;
@@ -20,12 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code recourse catalogue check [--rules FILE] [--fixtures FILE]…} (issue 4 item 8): validates a
@@ -41,37 +36,18 @@ import picocli.CommandLine.Spec;
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Validate a rule file and run signature fixtures through it.",
                 "Prints per-rule hit counts and every mismatch; exit 0 when nothing mismatches."})
-public final class CatalogueCheckCommand implements Callable<Integer> {
+public final class CatalogueCheckCommand extends OfflineCommand {
 
     /** Classpath location of the shipped fixtures (signature-line format). */
     public static final String DEFAULT_FIXTURES = "catalogue/fixtures.v1.jsonl";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Mixin
-    RulesOption rules;
-
     @Option(names = "--fixtures", paramLabel = "FILE",
             description = "Signature-format fixture file (repeatable); default: the shipped " + DEFAULT_FIXTURES + ".")
     List<Path> fixtureFiles = new ArrayList<>();
-
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Catalogue catalogue;
-        try {
-            catalogue = rules.load();
-        } catch (IOException e) {
-            err.println("cannot read rule file " + rules.source() + ": " + FramesInput.why(e));
-            return 1;
-        } catch (CatalogueException e) {
-            err.println("invalid rule file " + rules.source() + ": " + e.getMessage());
-            return 1;
-        }
+    int run(Catalogue catalogue, PrintWriter out, PrintWriter err) {
         out.println("rules: " + rules.source() + " — " + catalogue.version() + ", " + catalogue.rules().size()
                 + " rules, valid");
 

@@ -1,5 +1,6 @@
 package io.recourse.cli;
 
+import io.recourse.classification.Catalogue;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Classifier;
 import io.recourse.classification.Explanation;
@@ -7,20 +8,15 @@ import io.recourse.evidence.ClosedTurn;
 import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.TurnOutcome;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code recourse catalogue explain FILE|-} (issue 4 item 8): reads frames like {@code classify}
- * and prints, for each closed turn in closing order, its outcome, its (sanitized, DESIGN §9)
+ * and prints, for each closed turn (sessions in order of first appearance, each turn replayed in seq order), its outcome, its (sanitized, DESIGN §9)
  * evidence signals by {@code seq}, every rule tried in priority order — matched or not, on which
  * signal {@code seq}s, or which condition failed — and the verdict saying why the winner won.
  * Rejected lines and open turns go to standard error. Exit codes as {@link ClassifyCommand}.
@@ -28,7 +24,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = {"For each closed turn of a JSONL file of frame envelopes: the rules tried "
                 + "(matched or not, on which signal seqs) and why the winner won."})
-public final class CatalogueExplainCommand implements Callable<Integer> {
+public final class CatalogueExplainCommand extends OfflineCommand {
 
     /** Characters of a signal field shown; evidence fields are already sanitized and bounded. */
     static final int FIELD_PREVIEW = 160;
@@ -38,9 +34,6 @@ public final class CatalogueExplainCommand implements Callable<Integer> {
     @Mixin
     FramesInput input;
 
-    @Mixin
-    RulesOption rules;
-
     @Option(names = "--matched-only", description = "List only the rules that matched (the count of the others is still shown).")
     boolean matchedOnly;
 
@@ -48,27 +41,14 @@ public final class CatalogueExplainCommand implements Callable<Integer> {
             + DETAIL_PREVIEW + " characters).")
     boolean full;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Classifier classifier = ClassifyCommand.loadClassifier(rules, err);
-        if (classifier == null) {
-            return 1;
-        }
-        try (BufferedReader in = input.open()) {
-            new OfflineRun(classifier, input.corpus, err).run(in, input.name(), (outcome, turn) -> {
-                print(out, outcome, turn, classifier.explain(turn.evidence()));
-                out.flush();
-            });
-        } catch (IOException e) {
-            err.println("cannot read " + input.name() + ": " + FramesInput.why(e));
-            return 1;
-        }
-        return 0;
+    int run(Catalogue catalogue, PrintWriter out, PrintWriter err) {
+        Classifier classifier = new Classifier(catalogue);
+        boolean read = input.runOffline(classifier, err, (outcome, turn) -> {
+            print(out, outcome, turn, classifier.explain(turn.evidence()));
+            out.flush();
+        });
+        return read ? 0 : 1;
     }
 
     private void print(PrintWriter out, TurnOutcome o, ClosedTurn turn, Explanation x) {

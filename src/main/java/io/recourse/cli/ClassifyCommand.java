@@ -3,26 +3,21 @@ package io.recourse.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.recourse.classification.CatalogueException;
+import io.recourse.classification.Catalogue;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Classifier;
 import io.recourse.evidence.TurnOutcome;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code recourse classify FILE|-}: the offline pipeline (DESIGN §§3–5) over a JSONL file of frame
  * envelopes of any number of sessions and turns in any arrival order, without a broker.
  *
- * <p>Prints one JSON object per closed turn (generation ≥ 1), in closing order: {@code session_id},
+ * <p>Prints one JSON object per closed turn (generation ≥ 1), sessions in order of first appearance, then by generation (each turn is replayed in {@code seq} order, so the answer does not depend on line order): {@code session_id},
  * {@code prompt_generation}, {@code outcome}, {@code launch}, {@code code}, {@code class},
  * {@code confidence}, {@code rule_id}, {@code catalogue_version}, {@code scope},
  * {@code replay_safe}, {@code assistant_output_seen}, {@code tool_activity_seen},
@@ -36,53 +31,25 @@ import picocli.CommandLine.Spec;
 @Command(name = "classify", mixinStandardHelpOptions = true,
         description = {"Classify every closed turn of a JSONL file of frame envelopes (offline, no broker).",
                 "Prints one JSON object per closed turn; rejected lines (line number, DLQ reason) and open turns go to stderr."})
-public final class ClassifyCommand implements Callable<Integer> {
+public final class ClassifyCommand extends OfflineCommand {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Mixin
     FramesInput input;
 
-    @Mixin
-    RulesOption rules;
-
     @Option(names = "--pretty", description = "Indent each JSON object over several lines.")
     boolean pretty;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Classifier classifier = loadClassifier(rules, err);
-        if (classifier == null) {
-            return 1;
-        }
+    int run(Catalogue catalogue, PrintWriter out, PrintWriter err) {
+        Classifier classifier = new Classifier(catalogue);
         ObjectWriter writer = pretty ? JSON.writerWithDefaultPrettyPrinter() : JSON.writer();
-        try (BufferedReader in = input.open()) {
-            new OfflineRun(classifier, input.corpus, err).run(in, input.name(), (outcome, turn) -> {
-                out.println(writer.writeValueAsString(json(outcome)));
-                out.flush();
-            });
-        } catch (IOException e) {
-            err.println("cannot read " + input.name() + ": " + FramesInput.why(e));
-            return 1;
-        }
-        return 0;
-    }
-
-    /** The classifier of {@code --rules} (or the shipped catalogue); {@code null} after printing why it failed. */
-    static Classifier loadClassifier(RulesOption rules, PrintWriter err) {
-        try {
-            return new Classifier(rules.load());
-        } catch (IOException e) {
-            err.println("cannot read rule file " + rules.source() + ": " + FramesInput.why(e));
-        } catch (CatalogueException e) {
-            err.println("invalid rule file " + rules.source() + ": " + e.getMessage());
-        }
-        return null;
+        boolean read = input.runOffline(classifier, err, (outcome, turn) -> {
+            out.println(writer.writeValueAsString(json(outcome)));
+            out.flush();
+        });
+        return read ? 0 : 1;
     }
 
     /** One output object; field order as documented on the class. */

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recourse.avro.SessionEvent;
 import io.recourse.classification.Classification;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.runtime.EmbeddedKafkaBroker;
 import io.recourse.runtime.RecourseConfig;
 import io.recourse.runtime.RecourseRunner;
+import io.recourse.runtime.ScaledTime;
 import io.recourse.streams.AvroMapping;
 import io.recourse.streams.AvroSerde;
+import io.recourse.streams.InteractiveTopology;
 import io.recourse.streams.RecourseTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,28 +37,60 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code recourse demo}: starts the embedded broker and the Recourse topology, publishes the
- * bundled sample sequences ({@link DemoSamples}) with {@code occurred_at} shifted onto the current
- * clock (DESIGN §8), reads the TurnOutcomes from the session-keyed SessionEvent repartition topic
- * with a {@code read_committed} consumer, and prints one aligned line per turn: session, outcome,
- * code, class, confidence, rule, replay-safe, and the validated {@code retry_after} /
- * {@code reset_at}. Exit code 0 when every turn got its expected outcome, 1 otherwise (the
- * differing fields are printed).
+ * {@code recourse demo}: starts the embedded broker and the Recourse topology on the injected clock
+ * ({@link ScaledTime}, {@code --time-scale N}: N× faster than the wall clock from the demo's start,
+ * DESIGN §8), then
+ * <ol>
+ *   <li>publishes the bundled sample sequences ({@link DemoSamples}) with {@code occurred_at} shifted
+ *       onto that clock, reads the TurnOutcomes from the session-keyed SessionEvent repartition topic
+ *       with a {@code read_committed} consumer, and prints one aligned line per turn: session, outcome,
+ *       code, class, confidence, rule, replay-safe, and the validated {@code retry_after} /
+ *       {@code reset_at};</li>
+ *   <li>unless {@code --no-interactive}: plays the interactive scenarios ({@link InteractiveScenarios})
+ *       with the built-in {@link ScriptedDispatcher}, restarting the Streams app once during a
+ *       countdown, and prints each session's recovery timeline ({@link InteractiveDemo}).</li>
+ * </ol>
+ * <p>Time-scale model: only the clock is scaled. The policy keeps DESIGN's durations (5/10/20/40/60 s,
+ * ±20 %, 30 s dispatch timeout, 5 min staleness bound, 1 s punctuation) measured on the scaled clock,
+ * so each passes N× sooner in wall time; hints are event-time instants of the frames, whose
+ * {@code occurred_at} the demo stamps from the scaled clock; record timestamps (broker wall time)
+ * are mapped through {@link ScaledTime#scaled} before any comparison with the clock.
+ * Exit code 0 when every turn got its expected outcome and every scenario its expected timeline,
+ * 1 otherwise (the differences are printed).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the sample agent sequences through an embedded broker and print each turn's classification.")
+        description = "Run the sample agent sequences and the interactive recovery scenarios through an embedded broker;"
+                + " print each turn's classification and each scenario's recovery timeline.")
 public final class DemoCommand implements Callable<Integer> {
+
+    /** Broker setting: how far a CreateTime may lie ahead of the broker's clock. */
+    static final String TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "How long to wait for the outcomes after publishing (default ${DEFAULT-VALUE}).")
     int timeoutSeconds;
+
+    @Option(names = "--time-scale", paramLabel = "N", defaultValue = "10",
+            description = "Run the injected clock N times faster than the wall clock from the demo's start; every timer, "
+                    + "hint, ladder, timeout and bound scales with it (DESIGN §8; default ${DEFAULT-VALUE}).")
+    double timeScale;
+
+    @Option(names = "--interactive", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also play the interactive recovery scenarios (default ${DEFAULT-VALUE}; --no-interactive skips them).")
+    boolean interactive;
+
+    @Option(names = "--interactive-timeout", paramLabel = "SECONDS", defaultValue = "120",
+            description = "Wall-clock limit for the interactive scenarios to settle (default ${DEFAULT-VALUE}).")
+    int interactiveTimeoutSeconds;
 
     @Spec
     CommandSpec spec;
@@ -62,28 +98,62 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Instant now = Instant.now();
+        if (!(timeScale >= 1) || Double.isInfinite(timeScale)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--time-scale must be a finite number >= 1, got " + timeScale);
+        }
+        ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), timeScale);
+        Instant now = time.now();
         List<DemoSamples.Sample> samples = DemoSamples.shiftedTo(now);
         Path stateDir = Files.createTempDirectory("recourse-demo");
-        RecourseConfig config = RecourseConfig.of(Map.of(
+        RecourseConfig base = RecourseConfig.of(Map.of(
                 RecourseConfig.STATE_DIR, stateDir.toString(),
                 RecourseConfig.APPLICATION_ID, "recourse-demo",
                 RecourseConfig.TOPIC_PARTITIONS, "2",
                 RecourseConfig.OWNER_PARTITIONS, "2",
+                RecourseConfig.TOPICS_CREATE, "true", // the broker is the demo's own, started below
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
+        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c, time::scaled);
         Map<String, TurnOutcome> outcomes;
-        try (RecourseRunner runner = new RecourseRunner(config).start()) {
-            out.printf("embedded broker on %s; publishing %d sample turns shifted onto %s%n", runner.bootstrapServers(),
-                    samples.size(), now);
-            out.flush();
-            publish(runner.bootstrapServers(), config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES), samples);
-            outcomes = readOutcomes(runner.bootstrapServers(),
-                    config.applicationId() + "-" + RecourseTopology.SESSION_EVENTS_BY_SESSION + "-repartition", samples.size());
+        int differingScenarios = 0;
+        // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's
+        // wall-clock run ahead of the broker: accept any future CreateTime (the broker default is 1 h)
+        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(base.stateDir().resolve("broker"), base.embeddedPort(),
+                base.embeddedControllerPort(), Map.of(TIMESTAMP_AFTER_MAX_MS, String.valueOf(Long.MAX_VALUE))).start()) {
+            RecourseConfig config = base.with(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+            RecourseRunner[] runner = {new RecourseRunner(config, topology, time).start()};
+            try {
+                out.printf("embedded broker on %s; time scale %sx; publishing %d sample turns shifted onto %s%n",
+                        broker.bootstrapServers(), number(timeScale), samples.size(), now);
+                out.flush();
+                publish(broker.bootstrapServers(), config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES), samples);
+                outcomes = readOutcomes(broker.bootstrapServers(),
+                        config.applicationId() + "-" + RecourseTopology.SESSION_EVENTS_BY_SESSION + "-repartition", samples.size());
+                print(out, samples, outcomes);
+                if (interactive) {
+                    differingScenarios = InteractiveDemo.run(out, broker.bootstrapServers(), config,
+                            InteractiveTopology.interactiveConfig(config), time, () -> {
+                                // the demo's broker counts as an external cluster for the runner: leave the group
+                                // here, so the new instance need not wait a session timeout for the old member
+                                runner[0].streams().close(CloseOptions.timeout(Duration.ofSeconds(30))
+                                        .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+                                runner[0].close();
+                                runner[0] = new RecourseRunner(config, topology, time).start();
+                            }, Duration.ofSeconds(interactiveTimeoutSeconds));
+                }
+            } finally {
+                runner[0].close();
+            }
         } finally {
             deleteQuietly(stateDir);
         }
-        return print(out, samples, outcomes);
+        boolean outcomesMatch = samples.stream().allMatch(s -> s.differences(outcomes.get(s.sessionId())).isEmpty());
+        return outcomesMatch && differingScenarios == 0 ? 0 : 1;
+    }
+
+    private static String number(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
     }
 
     private static void publish(String bootstrap, String topic, List<DemoSamples.Sample> samples) throws Exception {

@@ -1,8 +1,10 @@
 package io.recourse.cli;
 
+import io.recourse.evidence.TurnClassifier;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +36,23 @@ public final class FramesInput {
     BufferedReader open() throws IOException {
         java.io.InputStream in = "-".equals(file) ? System.in : Files.newInputStream(Path.of(file));
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Reads the whole input in one {@link OfflineRun} with {@code classifier}, calling
+     * {@code sink} for every turn that closes; rejected lines and the summary go to {@code err}.
+     *
+     * @return {@code false} after printing {@code cannot read …} on {@code err} when the input
+     *         cannot be opened or read (or the sink fails to write), {@code true} otherwise
+     */
+    boolean runOffline(TurnClassifier classifier, PrintWriter err, OfflineRun.TurnSink sink) {
+        try (BufferedReader in = open()) {
+            new OfflineRun(classifier, corpus, err).run(in, name(), sink);
+            return true;
+        } catch (IOException e) {
+            err.println("cannot read " + name() + ": " + why(e));
+            return false;
+        }
     }
 
     /** The input's name for messages. */

@@ -17,8 +17,13 @@ import java.util.Map;
 
 /**
  * One offline pass of the shared input of {@code classify} and {@code catalogue explain}: frames
- * from {@link FrameLines} through the {@link OfflineAssembler} (DESIGN §4) in input order, each
- * frame's {@code occurred_at} standing in for the broker append time. Every rejected line goes to
+ * from {@link FrameLines} through the {@link OfflineAssembler} (DESIGN §4), each frame's
+ * {@code occurred_at} standing in for the broker append time. A file has no arrival order worth
+ * keeping, so the whole input is read first and each turn is replayed in {@code seq} order
+ * (sessions in order of first appearance, then generation, then {@code seq}; a stable sort, so a
+ * duplicate {@code seq} keeps its first copy): the answer is the same whatever order the lines are
+ * in. The streaming job, by contrast, counts a frame that arrives after its turn closed as
+ * {@code late_after_close} (DESIGN §4). Every rejected line goes to
  * {@code err} as it is met; at the end a summary line and the turns still open (they get no
  * outcome: inactivity is never evidence).
  */
@@ -49,20 +54,13 @@ final class OfflineRun {
      * @throws IOException when the input cannot be read (or the sink fails to write)
      */
     void run(BufferedReader in, String name, TurnSink sink) throws IOException {
-        IOException[] failure = new IOException[1];
+        List<Frame> frames = new ArrayList<>();
+        Map<String, Integer> sessionOrder = new java.util.HashMap<>();
         FrameLines.Counts counts = lines.read(in, new FrameLines.Sink() {
             @Override
             public void frame(Frame frame) {
-                for (SessionEvent e : assembler.accept(frame, frame.occurredAt())) {
-                    if (e instanceof TurnOutcome o && failure[0] == null) {
-                        closed++;
-                        try {
-                            sink.closed(o, assembler.closedTurns().get(frame.turnKey()));
-                        } catch (IOException x) {
-                            failure[0] = x;
-                        }
-                    }
-                }
+                sessionOrder.putIfAbsent(frame.sessionId(), sessionOrder.size());
+                frames.add(frame);
             }
 
             @Override
@@ -70,8 +68,16 @@ final class OfflineRun {
                 err.println(rejection);
             }
         });
-        if (failure[0] != null) {
-            throw failure[0];
+        frames.sort(java.util.Comparator.<Frame>comparingInt(f -> sessionOrder.get(f.sessionId()))
+                .thenComparingInt(Frame::promptGeneration)
+                .thenComparingLong(Frame::seq));
+        for (Frame frame : frames) {
+            for (SessionEvent e : assembler.accept(frame, frame.occurredAt())) {
+                if (e instanceof TurnOutcome o) {
+                    closed++;
+                    sink.closed(o, assembler.closedTurns().get(frame.turnKey()));
+                }
+            }
         }
         List<String> open = new ArrayList<>();
         for (Map.Entry<String, TurnState> e : assembler.turns().entrySet()) {

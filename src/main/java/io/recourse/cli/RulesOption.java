@@ -1,8 +1,10 @@
 package io.recourse.cli;
 
 import io.recourse.classification.Catalogue;
+import io.recourse.classification.CatalogueException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -32,6 +34,23 @@ public final class RulesOption {
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * Loads the rule file like {@link #load()}, but reports a failure on {@code err}
+     * ({@code cannot read rule file …} or {@code invalid rule file …}) instead of throwing.
+     *
+     * @return the catalogue, or {@code null} after printing why it could not be loaded
+     */
+    Catalogue loadOrReport(PrintWriter err) {
+        try {
+            return load();
+        } catch (IOException e) {
+            err.println("cannot read rule file " + source() + ": " + FramesInput.why(e));
+        } catch (CatalogueException e) {
+            err.println("invalid rule file " + source() + ": " + e.getMessage());
+        }
+        return null;
     }
 
     /** Where the rules come from: the file name or {@code classpath:…}. */

@@ -60,7 +60,10 @@ public record InteractiveConfig(
 
     /**
      * This configuration for a clock running {@code n}× faster (DESIGN §8, demo {@code --time-scale N}):
-     * every duration divided by {@code n}, at least 1 ms; the jitter ratio is unchanged.
+     * every duration divided by {@code n}, at least 1 ms; the jitter ratio is unchanged. For a policy
+     * that runs on a real clock only: where the injected clock itself is scaled
+     * ({@code io.recourse.runtime.ScaledTime}, as {@code recourse demo} does) keep the durations as
+     * they are, or they would shrink twice.
      *
      * @throws IllegalArgumentException when {@code n} is not a finite number ≥ 1
      */

@@ -47,6 +47,15 @@ public final class RoutingSimulator {
     private final Map<String, ParkedRun> parkedRuns = new java.util.TreeMap<>();
     private final Set<String> silenced = new HashSet<>();
     private final Map<String, Turn> turns = new HashMap<>();
+    private final List<Step> inputs = new ArrayList<>();
+
+    /**
+     * One input fed to the router: at {@code at}, {@code input} (a RunRequest, RunFinished,
+     * RunControl, OfficeDispatchAck, SessionEvent or a fired {@link TimerEntry}) — the script a
+     * streaming replay of this timeline pipes in, in order.
+     */
+    public record Step(Instant at, Object input) {
+    }
 
     /** The simulated dispatcher's view of a run's current turn. */
     private record Turn(String sessionId, int generation, String commandId, Candidate candidate, int sessions) {
@@ -176,6 +185,11 @@ public final class RoutingSimulator {
         return List.copyOf(commands);
     }
 
+    /** Every input fed so far, in order, with its processing instant (index for index with {@link #decisions()}). */
+    public List<Step> inputs() {
+        return List.copyOf(inputs);
+    }
+
     /** Every decision so far, in order. */
     public List<Decision> decisions() {
         return List.copyOf(decisions);
@@ -227,6 +241,7 @@ public final class RoutingSimulator {
     }
 
     private Decision feed(String label, Object input) {
+        inputs.add(new Step(now, input));
         Decision d = router.decide(input, state, now);
         decisions.add(d);
         decisionTimes.add(now);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -98,6 +99,15 @@ public final class RecourseConfig {
     /** Port of the embedded broker's controller listener; 0 = a free port. */
     public static final String EMBEDDED_CONTROLLER_PORT = "recourse.embedded.controller.port";
 
+    // --- observability (DESIGN §10) ---
+    /**
+     * Port of the Prometheus endpoint ({@code /metrics}, {@code /healthz}); default 9464,
+     * {@code 0} = a free port, {@code -1} = no endpoint.
+     */
+    public static final String METRICS_PORT = "recourse.metrics.port";
+    /** Address the metrics endpoint binds to; default {@code 127.0.0.1} (loopback), {@code 0.0.0.0} for all interfaces. */
+    public static final String METRICS_HOST = "recourse.metrics.host";
+
     private static final Map<String, String> DEFAULTS;
     private static final Map<String, String> TOPIC_DEFAULTS;
 
@@ -141,6 +151,8 @@ public final class RecourseConfig {
         d.put(FRAME_MAX_BYTES, String.valueOf(256 * 1024));
         d.put(EMBEDDED_PORT, "0");
         d.put(EMBEDDED_CONTROLLER_PORT, "0");
+        d.put(METRICS_PORT, "9464");
+        d.put(METRICS_HOST, "127.0.0.1");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -339,6 +351,17 @@ public final class RecourseConfig {
         return intValue(EMBEDDED_CONTROLLER_PORT);
     }
 
+    /** The metrics endpoint's port: 0 = a free port; empty when the endpoint is off ({@code -1}). */
+    public OptionalInt metricsPort() {
+        int port = intValue(METRICS_PORT);
+        return port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
+    }
+
+    /** The address the metrics endpoint binds to. */
+    public String metricsHost() {
+        return values.get(METRICS_HOST);
+    }
+
     /**
      * The properties handed to Kafka clients and Kafka Streams: every key that is not Recourse's
      * own, unchanged ({@code kafka.} prefix stripped), plus {@code application.id},
@@ -412,6 +435,10 @@ public final class RecourseConfig {
         range(FRAME_MAX_BYTES, 1, 1 << 30);
         range(EMBEDDED_PORT, 0, 65_535);
         range(EMBEDDED_CONTROLLER_PORT, 0, 65_535);
+        range(METRICS_PORT, -1, 65_535);
+        if (values.get(METRICS_HOST).isBlank()) {
+            throw new ConfigurationException(METRICS_HOST, values.get(METRICS_HOST), "must not be blank");
+        }
         if (longValue(EVIDENCE_IDLE_MS) >= longValue(EVIDENCE_RETENTION_MS)) {
             throw new ConfigurationException(EVIDENCE_IDLE_MS, values.get(EVIDENCE_IDLE_MS),
                     "the idle bound must be less than " + EVIDENCE_RETENTION_MS + "=" + values.get(EVIDENCE_RETENTION_MS)

@@ -4,6 +4,10 @@ import io.recourse.streams.DeadLetterDeserializationHandler;
 import io.recourse.streams.DeadLetterProcessingHandler;
 import io.recourse.streams.RecourseTopology;
 import io.recourse.streams.Topics;
+import io.micrometer.core.instrument.Metrics;
+import io.recourse.streams.RecourseMeters;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -11,9 +15,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -31,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * (default {@code exactly_once_v2}), the dead-letter deserialization and processing exception
  * handlers (bad input goes to {@code recourse.dlq}, the thread keeps running),
  * {@code ensure.explicit.internal.resource.naming=true}, and a stream-thread exception handler
- * that shuts the client down (exit non-zero) when a stream thread dies. {@link #close()} stops Streams and then the broker;
+ * that shuts the client down (exit non-zero) when a stream thread dies. Metrics (DESIGN §10,
+ * {@link RecourseMetrics}): the topology records into the runner's Prometheus registry, which also
+ * binds Kafka Streams' client metrics; the endpoint ({@code /metrics}, {@code /healthz}) listens on
+ * {@code recourse.metrics.port} (default 9464, {@code 0} a free port, {@code -1} off). {@link #close()} stops Streams and then the broker;
  * {@link #runUntilStopped()} does so on SIGTERM/SIGINT through a shutdown hook.
  */
 public final class RecourseRunner implements AutoCloseable {
@@ -42,21 +51,43 @@ public final class RecourseRunner implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final RecourseConfig config;
-    private final Function<RecourseConfig, Topology> topologyBuilder;
+    private final BiFunction<RecourseConfig, RecourseMeters, Topology> topologyBuilder;
+    private final Time time;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private EmbeddedKafkaBroker broker;
     private KafkaStreams streams;
+    private RecourseMetrics metrics;
     private String bootstrapServers;
     private List<String> createdTopics = List.of();
     private volatile boolean failed;
 
     /** A runner for {@code config} with the Recourse topology. */
     public RecourseRunner(RecourseConfig config) {
-        this(config, RecourseTopology::build);
+        this(config, (c, meters) -> RecourseTopology.build(c, meters), Time.SYSTEM);
     }
 
     /** A runner with another topology builder (tests). */
     public RecourseRunner(RecourseConfig config, Function<RecourseConfig, Topology> topologyBuilder) {
+        this(config, topologyBuilder, Time.SYSTEM);
+    }
+
+    /**
+     * A runner whose Kafka Streams runs on the injected clock {@code time} (DESIGN §8: wall clock in
+     * production; the demo's {@code --time-scale} passes a faster one): punctuators and
+     * {@code currentSystemTimeMs} read it.
+     */
+    public RecourseRunner(RecourseConfig config, Function<RecourseConfig, Topology> topologyBuilder, Time time) {
+        this(config, (c, meters) -> topologyBuilder.apply(c), time);
+    }
+
+    /**
+     * A runner whose topology is built with the meters of the runner's Prometheus registry
+     * ({@code (config, meters) -> RecourseTopology.build(config, meters)} is the default), on the
+     * injected clock {@code time}.
+     */
+    public RecourseRunner(RecourseConfig config, BiFunction<RecourseConfig, RecourseMeters, Topology> topologyBuilder,
+                          Time time) {
+        this.time = time;
         this.config = config;
         this.topologyBuilder = topologyBuilder;
     }
@@ -89,8 +120,12 @@ public final class RecourseRunner implements AutoCloseable {
                 StartupChecks.run(admin, topics,
                         StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
             }
-            Topology topology = topologyBuilder.apply(config);
-            streams = new KafkaStreams(topology, streamsProperties(config, bootstrapServers));
+            metrics = new RecourseMetrics();
+            // topologies built with the global registry (the demos' builders) show on the endpoint too
+            Metrics.addRegistry(metrics.registry());
+            Topology topology = topologyBuilder.apply(config, metrics.meters());
+            streams = new KafkaStreams(topology, streamsProperties(config, bootstrapServers), time);
+            metrics.bind(streams);
             CountDownLatch running = new CountDownLatch(1);
             streams.setStateListener((now, before) -> {
                 LOG.info("Kafka Streams {} -> {}", before, now);
@@ -113,6 +148,7 @@ public final class RecourseRunner implements AutoCloseable {
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             });
             streams.start();
+            serveMetrics();
             // RUNNING once is enough: a follow-up rebalance (REBALANCING again) is normal, failing is not
             if (!running.await(RUNNING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                     || !streams.state().isRunningOrRebalancing()) {
@@ -147,6 +183,25 @@ public final class RecourseRunner implements AutoCloseable {
         return !failed;
     }
 
+    /**
+     * Starts the metrics endpoint on {@code recourse.metrics.host:recourse.metrics.port} unless it is
+     * off ({@code -1}). A port in use does not stop Recourse: the endpoint is then missing, which the
+     * log says (and a Prometheus scrape shows as {@code up == 0}).
+     */
+    private void serveMetrics() {
+        if (config.metricsPort().isEmpty()) {
+            LOG.info("metrics endpoint off ({}=-1)", RecourseConfig.METRICS_PORT);
+            return;
+        }
+        KafkaStreams s = streams;
+        try {
+            InetSocketAddress a = metrics.serve(config.metricsHost(), config.metricsPort().getAsInt(), s::state);
+            LOG.info("metrics on http://{}:{}/metrics", a.getAddress().getHostAddress(), a.getPort());
+        } catch (UncheckedIOException e) {
+            LOG.warn("metrics endpoint not started ({}): {}", RecourseConfig.METRICS_PORT, e.getMessage());
+        }
+    }
+
     /** The Streams properties for {@code config} on {@code bootstrap}: pass-through plus Recourse's fixed choices. */
     public static Properties streamsProperties(RecourseConfig config, String bootstrap) {
         Map<String, Object> p = new HashMap<>(config.streamsProperties());
@@ -177,6 +232,11 @@ public final class RecourseRunner implements AutoCloseable {
         return streams;
     }
 
+    /** The metrics of the running instance (registry, meters, endpoint), or {@code null} before {@link #start()}. */
+    public RecourseMetrics metrics() {
+        return metrics;
+    }
+
     /** The embedded broker, or {@code null} on an external cluster. */
     public EmbeddedKafkaBroker broker() {
         return broker;
@@ -194,6 +254,11 @@ public final class RecourseRunner implements AutoCloseable {
                     ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
                     : CloseOptions.GroupMembershipOperation.DEFAULT));
             streams = null;
+        }
+        if (metrics != null) {
+            Metrics.removeRegistry(metrics.registry());
+            metrics.close();
+            metrics = null;
         }
         if (broker != null) {
             broker.close();

@@ -1,5 +1,8 @@
 package io.recourse.streams;
 
+import static io.recourse.streams.AvroConversions.parse;
+import static io.recourse.streams.AvroConversions.wire;
+
 import io.recourse.WireName;
 import io.recourse.avro.EvidenceSignal;
 import io.recourse.avro.StoredSignal;
@@ -284,15 +287,5 @@ public final class AvroMapping {
         return new Evidence(u.getSessionId(), u.getPromptGeneration(), u.getAgentType(), u.getProviderId(), u.getModelId(),
                 u.getLaunch(), signals, u.getTerminalAt(), u.getStopReason(), u.getAssistantOutputSeen(),
                 u.getToolActivitySeen(), u.getDroppedSignals());
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private static String wire(WireName value) {
-        return value == null ? null : value.wire();
-    }
-
-    private static <E extends Enum<E> & WireName> E parse(Class<E> type, String wire) {
-        return wire == null ? null : WireName.parse(type, wire);
     }
 }

@@ -1,8 +1,6 @@
 package io.recourse.streams;
 
-import io.recourse.runtime.RecourseConfig;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -15,24 +13,15 @@ import org.slf4j.LoggerFactory;
  * {@code deserialization_failed}, in the same transaction, and processing resumes. The frames
  * source reads raw bytes, so this guards the Avro-encoded internal topics.
  */
-public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
+public final class DeadLetterDeserializationHandler extends DeadLetterHandler implements DeserializationExceptionHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterDeserializationHandler.class);
-    private String dlqTopic = RecourseConfig.defaultValues().get(RecourseConfig.TOPIC_DLQ);
-
-    @Override
-    public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(RecourseConfig.TOPIC_DLQ);
-        if (topic != null) {
-            dlqTopic = topic.toString();
-        }
-    }
 
     @Override
     public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
         LOG.warn("dead-lettering unreadable record {}-{}@{} (processor {}): {}", record.topic(), record.partition(),
                 record.offset(), context.processorNodeId(), exception.toString());
-        return Response.resume(List.of(DeadLetters.record(dlqTopic, record.key(), record.value(), record.headers(),
+        return Response.resume(List.of(DeadLetters.record(dlqTopic(), record.key(), record.value(), record.headers(),
                 DeadLetters.DESERIALIZATION_FAILED, exception.toString(), record.topic(), record.partition(), record.offset())));
     }
 }

@@ -1,8 +1,6 @@
 package io.recourse.streams;
 
-import io.recourse.runtime.RecourseConfig;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
@@ -15,24 +13,15 @@ import org.slf4j.LoggerFactory;
  * and the exception as message, and processing resumes — bad input never stops the stream thread
  * (DESIGN §3). Logged at error: a throwing processor is a bug to fix.
  */
-public final class DeadLetterProcessingHandler implements ProcessingExceptionHandler {
+public final class DeadLetterProcessingHandler extends DeadLetterHandler implements ProcessingExceptionHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterProcessingHandler.class);
-    private String dlqTopic = RecourseConfig.defaultValues().get(RecourseConfig.TOPIC_DLQ);
-
-    @Override
-    public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(RecourseConfig.TOPIC_DLQ);
-        if (topic != null) {
-            dlqTopic = topic.toString();
-        }
-    }
 
     @Override
     public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
         LOG.error("dead-lettering record {}-{}@{}: processor {} threw", context.topic(), context.partition(),
                 context.offset(), context.processorNodeId(), exception);
-        return Response.resume(List.of(DeadLetters.record(dlqTopic, context.sourceRawKey(), context.sourceRawValue(),
+        return Response.resume(List.of(DeadLetters.record(dlqTopic(), context.sourceRawKey(), context.sourceRawValue(),
                 context.headers(), DeadLetters.PROCESSING_FAILED, exception.toString(), context.topic(),
                 context.partition(), context.offset())));
     }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
@@ -49,14 +50,21 @@ import org.apache.kafka.streams.state.WindowStore;
  * {@code expired}, counted ({@code evidence_expired}) and emits {@code TurnExpired}. Closing arms a
  * {@code PURGE} entry at {@code closed + retention}, which removes the closed turn's entry.
  * Frames of a closed turn are counted ({@code late_after_close}) and change nothing else.
+ *
+ * <p>Metrics (DESIGN §10, {@link RecourseMeters}): every classified failed turn counts in
+ * {@code recourse_classifications_total}; every fired time-index entry records its lag behind stream
+ * time under {@code recourse_timer_lag_seconds{owner=evidence, kind=idle|purge}}.
  */
 final class EvidenceProcessor extends ContextualProcessor<String, Frame, String, EvidenceOutput> {
 
     private static final byte[] PRESENT = new byte[0];
+    /** The {@code owner} tag of this processor's timer lag (measured on stream time). */
+    static final String TIMER_OWNER = "evidence";
 
     private final EvidenceAssembler assembler;
     private final TurnClassifier classifier;
     private final EvidenceCounters counters;
+    private final RecourseMeters meters;
     private final Duration idle;
     private final Duration retention;
     private final Duration punctuationInterval;
@@ -65,11 +73,12 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
     private KeyValueStore<String, TurnStateValue> turns;
     private KeyValueStore<Bytes, byte[]> timeIndex;
 
-    EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, EvidenceCounters counters, Duration idle,
+    EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
                       Duration retention, Duration punctuationInterval) {
         this.assembler = assembler;
         this.classifier = classifier;
-        this.counters = counters;
+        this.meters = meters;
+        this.counters = meters.evidence();
         this.idle = idle;
         this.retention = retention;
         this.punctuationInterval = punctuationInterval;
@@ -130,6 +139,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         String sessionId = state.context().sessionId();
         forwardEvents(List.of(outcome), sessionId, timestamp);
         if (outcome.outcome() == Outcome.FAILED && outcome.classification() != null) {
+            meters.classified(outcome.classification(), outcome.context());
             context().forward(new Record<>(sessionId,
                     new EvidenceOutput.Classified(AvroMapping.publishedClassification(outcome)), timestamp));
             if (outcome.classification().errorClass() == ErrorClass.UNCLASSIFIED) {
@@ -150,6 +160,8 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         for (Bytes key : due) {
             timeIndex.delete(key);
             Entry entry = EvidenceTimeIndex.decode(key);
+            meters.timerLag(TIMER_OWNER, entry.kind().name().toLowerCase(Locale.ROOT),
+                    Duration.between(entry.due(), streamTime));
             TurnState state = load(entry.turnKey());
             if (state == null) {
                 continue;

@@ -73,11 +73,11 @@ public final class EvidenceTopology {
      * @param topics     the topic registry (classifications and unclassified-evidence sinks)
      * @param config     evidence bounds, idle bound, retention and punctuation interval
      * @param classifier the catalogue's classifier
-     * @param counters   where the evidence counters go
+     * @param meters     where the evidence counters and the classification counter go
      * @return the SessionEvent stream keyed by {@code session_id} (not yet repartitioned)
      */
     public static KStream<String, io.recourse.avro.SessionEvent> attach(StreamsBuilder builder, KStream<String, Frame> frames,
-            Topics topics, RecourseConfig config, TurnClassifier classifier, EvidenceCounters counters) {
+            Topics topics, RecourseConfig config, TurnClassifier classifier, RecourseMeters meters) {
         Duration retention = config.evidenceRetention();
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(SIGNAL_STORE, retention, SIGNAL_WINDOW, false),
@@ -92,7 +92,7 @@ public final class EvidenceTopology {
         Duration idle = config.evidenceIdle();
         Duration interval = config.punctuationInterval();
         Map<String, KStream<String, EvidenceOutput>> out = frames
-                .process(() -> new EvidenceProcessor(assembler, classifier, counters, idle, retention, interval),
+                .process(() -> new EvidenceProcessor(assembler, classifier, meters, idle, retention, interval),
                         Named.as(EVIDENCE_PROCESSOR), SIGNAL_STORE, TURN_STORE, TIME_INDEX_STORE)
                 .split(Named.as(EVIDENCE_SPLIT))
                 .branch((k, v) -> v instanceof EvidenceOutput.Classified, Branched.as(CLASSIFIED_BRANCH))

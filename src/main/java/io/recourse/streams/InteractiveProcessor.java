@@ -1,9 +1,15 @@
 package io.recourse.streams;
 
 import io.recourse.avro.SessionStateValue;
+import io.recourse.evidence.Outcome;
+import io.recourse.evidence.TurnOutcome;
+import io.recourse.ingress.ProfileKind;
 import io.recourse.interactive.Decision;
+import io.recourse.interactive.Disposition;
 import io.recourse.interactive.InteractiveInput;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
+import io.recourse.interactive.RecoveryReason;
+import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.SessionState;
 import io.recourse.interactive.TimerEntry;
@@ -13,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
@@ -38,6 +45,15 @@ import org.slf4j.LoggerFactory;
  * store), and fires each due entry in key order (instant, kind, session) as {@link TimerFired},
  * deleting it first; {@code taskRunningSince} is the wall-clock instant of {@link #init}, which
  * Streams calls when the task reaches RUNNING after restoring its stores.
+ *
+ * <p>Record timestamps are broker wall-clock time ({@code LogAppendTime}); before the policy compares
+ * a TurnOutcome's {@code recorded_at} with the injected clock (staleness, DESIGN §8) it is mapped onto
+ * that clock by {@code recordClock} ({@link #onClock}): the identity in production, the demo's
+ * {@code --time-scale} mapping ({@code ScaledTime::scaled}) otherwise.
+ *
+ * <p>Metrics ({@link RecourseMeters}, DESIGN §10): policy decisions on failed turns and stale
+ * evidence under {@code context=kanban}; every fired timer's lag ({@code now − due}) under
+ * {@code recourse_timer_lag_seconds{owner=interactive, kind=retry|dispatch_timeout|session_expiry}}.
  */
 final class InteractiveProcessor extends ContextualProcessor<String, InteractiveInput, String, InteractiveOutput> {
 
@@ -46,16 +62,48 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
     private static final byte[] PRESENT = new byte[0];
     /** Due entries fired per punctuation at most; the rest fire at the next one (bounds a transaction). */
     static final int MAX_FIRED_PER_PUNCTUATION = 10_000;
+    /** The {@code owner} tag of this processor's timer lag. */
+    static final String TIMER_OWNER = "interactive";
 
     private final InteractiveRecoveryPolicy policy;
     private final Duration punctuationInterval;
+    private final UnaryOperator<Instant> recordClock;
+    private final RecourseMeters meters;
     private KeyValueStore<String, SessionStateValue> sessions;
     private KeyValueStore<Bytes, byte[]> timers;
     private Instant taskRunningSince;
 
     InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval) {
+        this(policy, punctuationInterval, UnaryOperator.identity());
+    }
+
+    InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval, UnaryOperator<Instant> recordClock) {
+        this(policy, punctuationInterval, recordClock, RecourseMeters.global());
+    }
+
+    InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval, UnaryOperator<Instant> recordClock,
+                         RecourseMeters meters) {
         this.policy = policy;
         this.punctuationInterval = punctuationInterval;
+        this.recordClock = recordClock;
+        this.meters = meters;
+    }
+
+    /**
+     * {@code input} with every record-time instant mapped onto the injected clock by {@code recordClock}
+     * (DESIGN §8): a TurnOutcome's {@code recorded_at} (its record's broker append time); every other
+     * input unchanged (their instants are event times or already clock instants).
+     */
+    static InteractiveInput onClock(InteractiveInput input, UnaryOperator<Instant> recordClock) {
+        if (input instanceof InteractiveInput.Event e && e.event() instanceof TurnOutcome o && o.recordedAt() != null) {
+            Instant mapped = recordClock.apply(o.recordedAt());
+            if (!mapped.equals(o.recordedAt())) {
+                return new InteractiveInput.Event(new TurnOutcome(o.context(), o.outcome(), o.launch(), o.stopReason(),
+                        o.assistantOutputSeen(), o.toolActivitySeen(), o.replaySafe(), o.classification(), o.occurredAt(),
+                        mapped));
+            }
+        }
+        return input;
     }
 
     @Override
@@ -74,7 +122,7 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
         if (input == null) {
             return;
         }
-        apply(input.sessionId(), input, now());
+        apply(input.sessionId(), onClock(input, recordClock), now());
     }
 
     /** Fires every entry of the time index due at or before now, in key order. */
@@ -89,6 +137,7 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
         for (Bytes key : due) {
             TimerEntry entry = TimerKey.decode(key.get());
             timers.delete(key);
+            meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
             apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
         }
     }
@@ -97,6 +146,7 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
         SessionStateValue stored = sessions.get(sessionId);
         SessionState state = stored == null ? null : InteractiveAvro.fromAvro(stored);
         Decision decision = policy.apply(state, input, now);
+        record(state, input, decision);
         if (decision.noop()) {
             LOG.debug("session {}: {} changes nothing", sessionId, kind(input));
             return;
@@ -123,6 +173,37 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
             context().forward(new Record<>(sessionId,
                     new InteractiveOutput.State(InteractiveAvro.toAvro(decision.recoveryState())), timestamp));
         }
+    }
+
+    /**
+     * The metrics of one decision (DESIGN §10): when the policy settled a failed turn of a concrete
+     * profile (the decision's state shows that turn as its last outcome, which it was not before),
+     * {@code recourse_policy_decisions_total{context=kanban, code, result}} with {@link #result}, and
+     * {@code recourse_stale_evidence_total{context=kanban}} when the reason is {@code stale_evidence}.
+     */
+    private void record(SessionState before, InteractiveInput input, Decision decision) {
+        if (!(input instanceof InteractiveInput.Event e) || !(e.event() instanceof TurnOutcome outcome)
+                || outcome.outcome() != Outcome.FAILED || outcome.context().profileKind() != ProfileKind.CONCRETE) {
+            return;
+        }
+        SessionState after = decision.state();
+        int g = outcome.promptGeneration();
+        if (after == null || after.code() == null || after.lastOutcomeGeneration() != g
+                || before != null && before.lastOutcomeGeneration() >= g) {
+            return;
+        }
+        meters.policyDecision(RecourseMeters.Context.KANBAN, after.code(), result(after.status()));
+        if (after.reason() == RecoveryReason.STALE_EVIDENCE) {
+            meters.staleEvidence(RecourseMeters.Context.KANBAN);
+        }
+    }
+
+    /**
+     * The {@code result} tag of a Kanban decision: {@code auto_retry} while a chain is armed, else the
+     * status' wire name ({@code manual}, {@code exhausted}, {@code none} for codes outside provider policy).
+     */
+    static String result(RecoveryStatus status) {
+        return status.armed() ? Disposition.AUTO_RETRY.wire() : status.wire();
     }
 
     private Instant now() {

@@ -11,8 +11,10 @@ import io.recourse.interactive.JitterSource;
 import io.recourse.interactive.KanbanDispatchAck;
 import io.recourse.interactive.SessionControl;
 import io.recourse.runtime.RecourseConfig;
+import java.time.Instant;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -133,6 +135,28 @@ public final class InteractiveTopology {
      */
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsBySession,
                               Topics topics, RecourseConfig config, InteractiveRecoveryPolicy policy) {
+        attach(builder, sessionEventsBySession, topics, config, policy, UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #attach(StreamsBuilder, KStream, Topics, RecourseConfig, InteractiveRecoveryPolicy)} with
+     * record timestamps mapped onto the injected clock by {@code recordClock} before any comparison
+     * with it (DESIGN §8; the identity in production, {@code ScaledTime::scaled} under the demo's
+     * {@code --time-scale}).
+     */
+    public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsBySession,
+                              Topics topics, RecourseConfig config, InteractiveRecoveryPolicy policy,
+                              UnaryOperator<Instant> recordClock) {
+        attach(builder, sessionEventsBySession, topics, config, policy, recordClock, RecourseMeters.global());
+    }
+
+    /**
+     * {@link #attach(StreamsBuilder, KStream, Topics, RecourseConfig, InteractiveRecoveryPolicy, UnaryOperator)}
+     * with the processor's metrics (policy decisions, stale evidence, timer lag; DESIGN §10) in {@code meters}.
+     */
+    public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsBySession,
+                              Topics topics, RecourseConfig config, InteractiveRecoveryPolicy policy,
+                              UnaryOperator<Instant> recordClock, RecourseMeters meters) {
         int partitions = config.ownerPartitions();
 
         KStream<String, InteractiveInput> events = sessionEventsBySession.mapValues(
@@ -164,7 +188,7 @@ public final class InteractiveTopology {
         Map<String, KStream<String, InteractiveOutput>> outputs = events
                 .merge(controls, Named.as(MERGE_CONTROLS))
                 .merge(acks, Named.as(MERGE_ACKS))
-                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval()),
+                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock, meters),
                         Named.as(INTERACTIVE_PROCESSOR), SESSIONS_STORE, TIMERS_STORE)
                 .split(Named.as(OUTPUT_SPLIT))
                 .branch((key, out) -> out instanceof InteractiveOutput.Command, Branched.as(COMMAND_BRANCH))

@@ -3,10 +3,14 @@ package io.recourse.streams;
 import io.recourse.evidence.TurnClassifier;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
+import io.recourse.interactive.InteractiveRecoveryPolicy;
+import io.recourse.interactive.JitterSource;
 import io.recourse.runtime.RecourseConfig;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -78,7 +82,16 @@ public final class RecourseTopology {
 
     /** The topology with the ingress stage's {@link FrameParser}, the default classifier and the global meter registry. */
     public static Topology build(RecourseConfig config) {
-        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())));
+        return build(config, RecourseMeters.global());
+    }
+
+    /**
+     * The default topology whose processors record their metrics (DESIGN §10) in {@code meters}:
+     * the runner passes the meters of its Prometheus registry.
+     */
+    public static Topology build(RecourseConfig config, RecourseMeters meters) {
+        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
+                EvidenceTopology.defaultClassifier(), meters, UnaryOperator.identity());
     }
 
     /** The topology admitting frames through {@code admission}, with the default classifier. */
@@ -91,11 +104,49 @@ public final class RecourseTopology {
      *
      * @param admission  the ingress validation
      * @param classifier the catalogue's classifier (DESIGN §5)
-     * @param counters   the evidence counters' registry
+     * @param counters   the evidence counters; every other meter goes to their registry
      * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
      */
     public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
                                  EvidenceCounters counters) {
+        return build(config, admission, classifier, new RecourseMeters(counters), UnaryOperator.identity());
+    }
+
+    /**
+     * The default topology whose owners map record timestamps onto the injected clock with
+     * {@code recordClock} (DESIGN §8: the demo's {@code --time-scale} passes {@code ScaledTime::scaled}
+     * together with the {@code ScaledTime} given to Kafka Streams).
+     */
+    public static Topology build(RecourseConfig config, UnaryOperator<Instant> recordClock) {
+        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
+                EvidenceTopology.defaultClassifier(), RecourseMeters.global(), recordClock);
+    }
+
+    /**
+     * The topology for {@code config}.
+     *
+     * @param admission   the ingress validation
+     * @param classifier  the catalogue's classifier (DESIGN §5)
+     * @param counters    the evidence counters; every other meter goes to their registry
+     * @param recordClock maps a record timestamp (broker wall-clock time) onto the injected clock
+     * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
+     */
+    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
+                                 EvidenceCounters counters, UnaryOperator<Instant> recordClock) {
+        return build(config, admission, classifier, new RecourseMeters(counters), recordClock);
+    }
+
+    /**
+     * The topology for {@code config}.
+     *
+     * @param admission   the ingress validation
+     * @param classifier  the catalogue's classifier (DESIGN §5)
+     * @param meters      where every processor records its metrics (DESIGN §10)
+     * @param recordClock maps a record timestamp (broker wall-clock time) onto the injected clock
+     * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
+     */
+    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
+                                 RecourseMeters meters, UnaryOperator<Instant> recordClock) {
         Topics topics = Topics.from(config);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
@@ -119,7 +170,7 @@ public final class RecourseTopology {
 
         // (2) evidence: SessionEvents keyed by session_id
         KStream<String, io.recourse.avro.SessionEvent> events =
-                EvidenceTopology.attach(builder, frames, topics, config, classifier, counters);
+                EvidenceTopology.attach(builder, frames, topics, config, classifier, meters);
 
         // (3) the owners' copies, co-partitioned with their other sources (DESIGN §2)
         AvroSerde<io.recourse.avro.SessionEvent> eventSerde = AvroSerde.of(io.recourse.avro.SessionEvent.class);
@@ -136,8 +187,12 @@ public final class RecourseTopology {
                         .withNumberOfPartitions(config.ownerPartitions()));
 
         // (4) ===== owners attach here =====
-        InteractiveTopology.attach(builder, sessionEventsBySession, topics, config); // DESIGN §6
-        // routing (DESIGN §7): RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config)
+        InteractiveTopology.attach(builder, sessionEventsBySession, topics, config,
+                new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.hashed()),
+                recordClock, meters); // DESIGN §6
+        RoutingTopology.attach(builder, sessionEventsByWorkspace, topics, config,
+                new RoutingTopology.Options(RoutingTopology.settings(config), io.recourse.routing.JitterSource.hashing(),
+                        recordClock, meters)); // DESIGN §7
         // ===== end of owners =====
 
         return builder.build();

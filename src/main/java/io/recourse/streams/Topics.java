@@ -9,6 +9,7 @@ import io.recourse.avro.RecoveryState;
 import io.recourse.avro.RetryCommand;
 import io.recourse.avro.RouteAttempt;
 import io.recourse.avro.RouteCommand;
+import io.recourse.avro.RouteConfigValue;
 import io.recourse.avro.RunState;
 import io.recourse.avro.UnclassifiedEvidence;
 import io.recourse.runtime.RecourseConfig;
@@ -24,8 +25,8 @@ import org.apache.kafka.common.serialization.Serdes;
  * everything Recourse writes is Avro in single-object encoding ({@link AvroSerde}).
  *
  * <p>{@code agentFrames} and {@code dlq} use byte-array keys so a rejected frame reaches the DLQ
- * with its key exactly as received. {@code routeConfigValidated} carries bytes until the routing
- * stage defines its Avro schema.
+ * with its key exactly as received. {@code routeConfigValidated} carries the normalized
+ * document as Avro {@code RouteConfigValue}.
  */
 public record Topics(
         Topic<byte[], byte[]> agentFrames,
@@ -35,7 +36,7 @@ public record Topics(
         Topic<String, byte[]> officeRunControls,
         Topic<String, byte[]> officeDispatchAcks,
         Topic<String, byte[]> routeConfig,
-        Topic<String, byte[]> routeConfigValidated,
+        Topic<String, RouteConfigValue> routeConfigValidated,
         Topic<byte[], byte[]> dlq,
         Topic<String, Classification> classifications,
         Topic<String, UnclassifiedEvidence> unclassifiedEvidence,
@@ -66,7 +67,7 @@ public record Topics(
                 new Topic<>(config.topicName(TOPIC_OFFICE_RUN_CONTROLS), s, b, DELETE),
                 new Topic<>(config.topicName(TOPIC_OFFICE_DISPATCH_ACKS), s, b, DELETE),
                 new Topic<>(config.topicName(TOPIC_ROUTE_CONFIG), s, b, COMPACT),
-                new Topic<>(config.topicName(TOPIC_ROUTE_CONFIG_VALIDATED), s, b, COMPACT),
+                new Topic<>(config.topicName(TOPIC_ROUTE_CONFIG_VALIDATED), s, AvroSerde.of(RouteConfigValue.class), COMPACT),
                 new Topic<>(config.topicName(TOPIC_DLQ), b, b, DELETE),
                 new Topic<>(config.topicName(TOPIC_CLASSIFICATIONS), s, AvroSerde.of(Classification.class), DELETE),
                 new Topic<>(config.topicName(TOPIC_UNCLASSIFIED_EVIDENCE), s, AvroSerde.of(UnclassifiedEvidence.class), DELETE),

@@ -1,5 +1,10 @@
 package io.recourse.streams;
 
+import static io.recourse.streams.AvroConversions.lower;
+import static io.recourse.streams.AvroConversions.parse;
+import static io.recourse.streams.AvroConversions.upper;
+import static io.recourse.streams.AvroConversions.wire;
+
 import io.recourse.WireName;
 import io.recourse.avro.TurnEffectMark;
 import io.recourse.avro.TurnSignalRef;
@@ -16,7 +21,6 @@ import io.recourse.ingress.FrameSource;
 import io.recourse.ingress.Phase;
 import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
-import java.util.Locale;
 
 /**
  * Mapping between {@link TurnState} (the pure evidence stage's turn state) and the Avro
@@ -106,26 +110,5 @@ public final class TurnStateMapping {
                 v.getKept().stream().map(r -> new SignalRef(r.getSeq(), r.getRank(), r.getBytes())).toList(),
                 v.getSignalsSeen(), terminal, v.getClosed() == null ? null : upper(ClosedMarker.class, v.getClosed()),
                 v.getClosedAt(), v.getLateAfterClose());
-    }
-
-    private static String wire(WireName value) {
-        return value == null ? null : value.wire();
-    }
-
-    private static <E extends Enum<E> & WireName> E parse(Class<E> type, String wire) {
-        return wire == null ? null : WireName.parse(type, wire);
-    }
-
-    private static String lower(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
-    }
-
-    private static <E extends Enum<E>> E upper(Class<E> type, String wire) {
-        for (E e : type.getEnumConstants()) {
-            if (e.name().toLowerCase(Locale.ROOT).equals(wire)) {
-                return e;
-            }
-        }
-        throw new IllegalArgumentException("unknown " + type.getSimpleName() + " '" + wire + "'");
     }
 }

@@ -15,12 +15,7 @@ import org.junit.jupiter.api.Test;
 class CatalogueCheckTest {
 
     private static List<CatalogueCheck.Fixture> fixtures(String resource) {
-        List<CatalogueCheck.Fixture> out = new ArrayList<>();
-        for (Line l : SignatureFixtures.read(resource)) {
-            out.add(new CatalogueCheck.Fixture(l.id(),
-                    l.expected() == null ? SignatureFixtures.completedTurn(l) : SignatureFixtures.failedTurn(l), l.expected()));
-        }
-        return out;
+        return SignatureFixtures.read(resource).stream().map(SignatureFixtures::checkFixture).toList();
     }
 
     private static String shippedRules() throws IOException {

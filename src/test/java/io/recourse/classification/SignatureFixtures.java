@@ -111,6 +111,15 @@ final class SignatureFixtures {
         return evidence(line, true);
     }
 
+    /**
+     * The line as a {@link CatalogueCheck.Fixture}: the evidence of a failed turn, or of a completed
+     * turn when the line expects no failure (the same choice {@code recourse catalogue check} makes).
+     */
+    static CatalogueCheck.Fixture checkFixture(Line line) {
+        return new CatalogueCheck.Fixture(line.id(), line.expected() == null ? completedTurn(line) : failedTurn(line),
+                line.expected());
+    }
+
     /** One frame reduced to what the mapping needs: source, inner payload, time, phase. */
     record Frame(String source, JsonNode payload, Instant at, Phase phase) {
     }

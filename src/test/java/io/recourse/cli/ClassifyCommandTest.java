@@ -86,13 +86,13 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void turnsArePrintedInTheOrderTheyClose() throws Exception {
+    void turnsArePrintedBySessionInOrderOfFirstAppearanceWhateverOrderTheyClosedIn() throws Exception {
         Path in = file(prompt("a", 1).toString(), prompt("b", 1).toString(), endTurn("b", 1, 2).toString(),
                 overloaded("a", 1, 2).toString());
 
         List<JsonNode> out = Cli.run("classify", in.toString()).objects();
 
-        assertThat(out).extracting(o -> o.get("session_id").asText()).containsExactly("b", "a");
+        assertThat(out).extracting(o -> o.get("session_id").asText()).containsExactly("a", "b");
     }
 
     @Test

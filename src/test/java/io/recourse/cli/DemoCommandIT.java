@@ -7,7 +7,10 @@ import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code recourse demo} end to end on its embedded broker: every sample turn gets its expected outcome, exit 0. */
+/**
+ * {@code recourse demo --no-interactive} end to end on its embedded broker: every sample turn gets its
+ * expected outcome, exit 0 (the interactive scenarios: {@link InteractiveDemoIT}).
+ */
 class DemoCommandIT {
 
     @Test
@@ -16,7 +19,7 @@ class DemoCommandIT {
         CommandLine cli = RecourseCommand.commandLine();
         cli.setOut(new PrintWriter(out));
 
-        int exit = cli.execute("demo");
+        int exit = cli.execute("demo", "--no-interactive");
 
         assertThat(out.toString()).contains("all " + DemoSamples.load().size() + " turns got their expected outcome");
         for (DemoSamples.Sample s : DemoSamples.load()) {

@@ -38,6 +38,37 @@ class RecourseConfigTest {
     }
 
     @Test
+    void the_metrics_endpoint_listens_on_loopback_port_9464_by_default() {
+        RecourseConfig config = RecourseConfig.defaults();
+
+        assertThat(config.metricsPort()).hasValue(9464);
+        assertThat(config.metricsHost()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void metrics_port_zero_is_a_free_port_and_minus_one_turns_the_endpoint_off() {
+        assertThat(RecourseConfig.of(Map.of(RecourseConfig.METRICS_PORT, "0")).metricsPort()).hasValue(0);
+        assertThat(RecourseConfig.of(Map.of(RecourseConfig.METRICS_PORT, "-1")).metricsPort()).isEmpty();
+    }
+
+    @Test
+    void a_metrics_port_out_of_range_fails_naming_the_key_and_value() {
+        assertThatThrownBy(() -> RecourseConfig.of(Map.of(RecourseConfig.METRICS_PORT, "65536")))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("recourse.metrics.port").hasMessageContaining("65536");
+        assertThatThrownBy(() -> RecourseConfig.of(Map.of(RecourseConfig.METRICS_PORT, "-2")))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("recourse.metrics.port");
+        assertThatThrownBy(() -> RecourseConfig.of(Map.of(RecourseConfig.METRICS_PORT, "http")))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("recourse.metrics.port");
+    }
+
+    @Test
+    void the_metrics_port_is_set_by_its_environment_variable() {
+        RecourseConfig config = RecourseConfig.load(null, Map.of("RECOURSE_METRICS_PORT", "-1"));
+
+        assertThat(config.metricsPort()).isEmpty();
+    }
+
+    @Test
     void without_bootstrap_servers_recourse_runs_embedded_and_creates_topics() {
         RecourseConfig config = RecourseConfig.defaults();
 

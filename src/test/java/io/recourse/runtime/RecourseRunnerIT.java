@@ -59,6 +59,34 @@ class RecourseRunnerIT {
     }
 
     @Test
+    void the_runner_serves_metrics_and_health_while_running_and_stops_serving_on_close() throws Exception {
+        RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
+                RecourseConfig.TOPIC_PARTITIONS, "1", RecourseConfig.OWNER_PARTITIONS, "1", RecourseConfig.METRICS_PORT, "0"));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.URI metrics;
+        java.net.URI health;
+
+        try (RecourseRunner runner = new RecourseRunner(config).start()) {
+            int port = runner.metrics().address().orElseThrow().getPort();
+            metrics = java.net.URI.create("http://127.0.0.1:" + port + "/metrics");
+            health = java.net.URI.create("http://127.0.0.1:" + port + "/healthz");
+
+            var scraped = http.send(java.net.http.HttpRequest.newBuilder(metrics).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            var healthz = http.send(java.net.http.HttpRequest.newBuilder(health).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+
+            assertThat(scraped.statusCode()).isEqualTo(200);
+            assertThat(scraped.body()).as("Kafka Streams client metrics").contains("kafka_stream_");
+            assertThat(scraped.body()).as("the evidence counters").contains("evidence_expired_total");
+            assertThat(healthz.statusCode()).isEqualTo(200);
+        }
+
+        assertThatThrownBy(() -> http.send(java.net.http.HttpRequest.newBuilder(health).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString())).isInstanceOf(java.io.IOException.class);
+    }
+
+    @Test
     void a_runner_restarted_on_the_same_state_dir_finds_its_broker_and_topics_again() {
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
                 RecourseConfig.TOPIC_PARTITIONS, "1"));

@@ -34,6 +34,18 @@ public final class InteractiveTestTopology {
 
     /** With {@code policy}, or the configured one when {@code null}. */
     public static Topology build(RecourseConfig config, InteractiveRecoveryPolicy policy) {
+        return build(config, policy, null);
+    }
+
+    /** With {@code policy} (or the configured one) and record times mapped onto the clock by {@code recordClock} (identity when {@code null}). */
+    public static Topology build(RecourseConfig config, InteractiveRecoveryPolicy policy,
+                                 java.util.function.UnaryOperator<java.time.Instant> recordClock) {
+        return build(config, policy, recordClock, null);
+    }
+
+    /** As {@link #build(RecourseConfig, InteractiveRecoveryPolicy, java.util.function.UnaryOperator)}, recording metrics in {@code meters} (the global registry when {@code null}). */
+    public static Topology build(RecourseConfig config, InteractiveRecoveryPolicy policy,
+                                 java.util.function.UnaryOperator<java.time.Instant> recordClock, RecourseMeters meters) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers().orElse("unused:9092"));
@@ -43,7 +55,16 @@ public final class InteractiveTestTopology {
         Topics topics = Topics.from(config);
         KStream<String, SessionEvent> events = InteractiveTopology.bySession(builder.stream(SESSION_EVENTS,
                 Consumed.with(Serdes.String(), AvroSerde.of(SessionEvent.class)).withName(SESSION_EVENTS_SOURCE)), config);
-        if (policy == null) {
+        if (meters != null) {
+            InteractiveTopology.attach(builder, events, topics, config,
+                    policy != null ? policy : new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config),
+                            io.recourse.interactive.JitterSource.hashed()),
+                    recordClock != null ? recordClock : java.util.function.UnaryOperator.identity(), meters);
+        } else if (recordClock != null) {
+            InteractiveTopology.attach(builder, events, topics, config,
+                    policy != null ? policy : new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config),
+                            io.recourse.interactive.JitterSource.hashed()), recordClock);
+        } else if (policy == null) {
             InteractiveTopology.attach(builder, events, topics, config);
         } else {
             InteractiveTopology.attach(builder, events, topics, config, policy);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Timing hints in JSON bodies, found at any depth (DESIGN §5.2), also inside JSON that is
@@ -67,15 +68,9 @@ public final class JsonBodyHints {
 
     /** The first valid {@code resets_at} of a parsed body; {@code null} allowed. */
     public static Optional<Instant> resetsAt(JsonNode body) {
-        for (JsonNode value : findFields(body, RESETS_AT)) {
-            Optional<Instant> hint = value.isNumber()
-                    ? epoch(value)
-                    : EpochInstant.parse(value.asText()).or(() -> Rfc3339.parse(value.asText()));
-            if (hint.isPresent()) {
-                return hint;
-            }
-        }
-        return Optional.empty();
+        return first(body, RESETS_AT, value -> value.isNumber()
+                ? epoch(value)
+                : EpochInstant.parse(value.asText()).or(() -> Rfc3339.parse(value.asText())));
     }
 
     /** The first valid {@code resets_in_seconds} of the body, relative to {@code base}. */
@@ -85,13 +80,7 @@ public final class JsonBodyHints {
 
     /** The first valid {@code resets_in_seconds} of a parsed body; {@code null} allowed. */
     public static Optional<Instant> resetsInSeconds(JsonNode body, Instant base) {
-        for (JsonNode value : findFields(body, RESETS_IN_SECONDS)) {
-            Optional<Instant> hint = seconds(value, base);
-            if (hint.isPresent()) {
-                return hint;
-            }
-        }
-        return Optional.empty();
+        return first(body, RESETS_IN_SECONDS, value -> seconds(value, base));
     }
 
     /** The first valid {@code retryDelay} of the body, relative to {@code base}. */
@@ -101,13 +90,8 @@ public final class JsonBodyHints {
 
     /** The first valid {@code retryDelay} of a parsed body; {@code null} allowed. */
     public static Optional<Instant> retryDelay(JsonNode body, Instant base) {
-        for (JsonNode value : findFields(body, RETRY_DELAY)) {
-            Optional<Instant> hint = value.isNumber() ? seconds(value, base) : GoDuration.resetAt(value.asText(), base);
-            if (hint.isPresent()) {
-                return hint;
-            }
-        }
-        return Optional.empty();
+        return first(body, RETRY_DELAY,
+                value -> value.isNumber() ? seconds(value, base) : GoDuration.resetAt(value.asText(), base));
     }
 
     /**
@@ -141,6 +125,17 @@ public final class JsonBodyHints {
         int close = text.lastIndexOf('}');
         if (open >= 0 && close > open) {
             return read(text.substring(open, close + 1)).filter(JsonNode::isContainerNode);
+        }
+        return Optional.empty();
+    }
+
+    /** The first valid hint among the values of fields named one of {@code names} (document order). */
+    private static Optional<Instant> first(JsonNode body, Set<String> names, Function<JsonNode, Optional<Instant>> hint) {
+        for (JsonNode value : findFields(body, names)) {
+            Optional<Instant> found = hint.apply(value);
+            if (found.isPresent()) {
+                return found;
+            }
         }
         return Optional.empty();
     }

@@ -1,0 +1,63 @@
+package io.recourse.streams;
+
+import io.recourse.ingress.DlqReason;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admits the JSON records of one routing input topic (DESIGN §7.1, §7.3): {@code parse} turns the
+ * value into an admitted value and its key (the body's {@code workspace_id}, or the route
+ * configuration's {@code dynamic_profile_id}); a producer's key is never trusted for partitioning
+ * (DESIGN §2), but a non-null key that disagrees with the body is rejected ({@code key_mismatch}).
+ * A rejection is forwarded as {@link RoutingAdmission.Rejected} with the DLQ error headers
+ * (DESIGN §3). Never throws on bad input.
+ *
+ * @param <V> the admitted value
+ */
+final class RoutingInputProcessor<V> extends ContextualProcessor<byte[], byte[], String, RoutingAdmission<V>> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingInputProcessor.class);
+
+    /** The admitted value and the key it is re-keyed by. */
+    record Parsed<V>(String key, V value) {
+    }
+
+    private final Function<Record<byte[], byte[]>, Parsed<V>> parse;
+
+    /** @param parse throws {@link RoutingJson.Rejection} on a bad record */
+    RoutingInputProcessor(Function<Record<byte[], byte[]>, Parsed<V>> parse) {
+        this.parse = parse;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        Parsed<V> parsed;
+        try {
+            parsed = parse.apply(record);
+        } catch (RoutingJson.Rejection e) {
+            reject(record, e.code(), e.getMessage());
+            return;
+        }
+        if (record.key() != null && !parsed.key().equals(new String(record.key(), StandardCharsets.UTF_8))) {
+            reject(record, DlqReason.KEY_MISMATCH.wire(), "record key is not the body's '" + parsed.key() + "'");
+            return;
+        }
+        context().forward(record.withKey(parsed.key()).withValue(new RoutingAdmission.Admitted<>(parsed.value())));
+    }
+
+    private void reject(Record<byte[], byte[]> record, String code, String message) {
+        RecordMetadata meta = context().recordMetadata().orElse(null);
+        String topic = meta == null ? null : meta.topic();
+        int partition = meta == null ? -1 : meta.partition();
+        long offset = meta == null ? -1 : meta.offset();
+        LOG.debug("dead-lettering {}-{}@{}: {} {}", topic, partition, offset, code, message);
+        context().forward(new Record<String, RoutingAdmission<V>>(null,
+                new RoutingAdmission.Rejected<>(record.key(), record.value()), record.timestamp(),
+                DeadLetters.headers(record.headers(), code, message, topic, partition, offset)));
+    }
+}
