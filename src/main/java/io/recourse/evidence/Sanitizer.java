@@ -2,7 +2,9 @@ package io.recourse.evidence;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -133,8 +135,17 @@ public final class Sanitizer {
 
     private static final Pattern SEGMENT_SPLIT = Pattern.compile("[/_-]");
 
-    private record Rule(Pattern pattern, Function<MatchResult, String> replacement) {
-        String apply(String text) {
+    /**
+     * One redaction: its pattern, a cheap necessary condition for a match ({@code mayMatch}: a
+     * literal or character every match contains; false only when the pattern cannot match, so
+     * skipping the regex never changes the result — issue 8: most evidence text holds no secret,
+     * and the regex scans dominated evidence assembly), and the replacement.
+     */
+    private record Rule(Pattern pattern, Predicate<String> mayMatch, Function<MatchResult, String> replacement) {
+        String apply(String text, boolean prefilter) {
+            if (prefilter && !mayMatch.test(text)) {
+                return text;
+            }
             Matcher m = pattern.matcher(text);
             if (!m.find()) {
                 return text;
@@ -145,20 +156,54 @@ public final class Sanitizer {
     }
 
     private static final List<Rule> RULES = List.of(
-            new Rule(URL, Sanitizer::urlSchemeAndHost),
-            new Rule(JWT, r -> REDACTED),
-            new Rule(KNOWN_TOKEN, r -> REDACTED),
-            new Rule(AUTHORIZATION_HEADER, r -> r.group(1) + r.group(2)
+            new Rule(URL, t -> t.contains("://"), Sanitizer::urlSchemeAndHost),
+            new Rule(JWT, t -> t.contains("eyJ"), r -> REDACTED),
+            new Rule(KNOWN_TOKEN, t -> containsAny(t, "sk-", "github_pat_", "gh", "AIza", "xox", "glpat-", "AKIA", "ASIA"),
+                    r -> REDACTED),
+            new Rule(AUTHORIZATION_HEADER, t -> lower(t).contains("authorization"), r -> r.group(1) + r.group(2)
                     + (r.group(3) == null ? "" : r.group(3) + " ") + REDACTED),
-            new Rule(BEARER, r -> r.group(1) + r.group(2) + REDACTED),
-            new Rule(FLAG, r -> r.group(1) + r.group(2) + REDACTED),
-            new Rule(KEY_VALUE, Sanitizer::keyValue),
-            new Rule(EMAIL_ADDRESS, r -> EMAIL),
-            new Rule(UNIX_HOME, r -> r.group(1) + USER),
-            new Rule(WINDOWS_HOME, r -> r.group(1) + USER),
-            new Rule(UUID, r -> ID),
-            new Rule(OPAQUE_ID, r -> (r.group(1) != null ? r.group(1) : r.group(3)) + ID),
-            new Rule(TOKEN_RUN, r -> looksRandom(r.group()) ? REDACTED : r.group()));
+            new Rule(BEARER, t -> containsAny(lower(t), "bearer", "basic"), r -> r.group(1) + r.group(2) + REDACTED),
+            new Rule(FLAG, t -> t.contains("--"), r -> r.group(1) + r.group(2) + REDACTED),
+            new Rule(KEY_VALUE, t -> (t.indexOf(':') >= 0 || t.indexOf('=') >= 0)
+                    && containsAny(lower(t), "pass", "pwd", "secret", "token", "key", "cookie", "authorization"),
+                    Sanitizer::keyValue),
+            new Rule(EMAIL_ADDRESS, t -> t.indexOf('@') >= 0, r -> EMAIL),
+            new Rule(UNIX_HOME, t -> t.contains("/home/") || t.contains("/Users/"), r -> r.group(1) + USER),
+            new Rule(WINDOWS_HOME, t -> t.indexOf(':') >= 0 && lower(t).contains("users"), r -> r.group(1) + USER),
+            new Rule(UUID, t -> t.indexOf('-') >= 0, r -> ID),
+            new Rule(OPAQUE_ID, t -> t.indexOf('_') >= 0 || t.indexOf('-') >= 0,
+                    r -> (r.group(1) != null ? r.group(1) : r.group(3)) + ID),
+            new Rule(TOKEN_RUN, t -> hasTokenRun(t, 32), r -> looksRandom(r.group()) ? REDACTED : r.group()));
+
+    /** ASCII-insensitive patterns ({@code (?i)} without UNICODE_CASE) match only where the lower-cased text holds the lower-case literal. */
+    private static String lower(String t) {
+        return t.toLowerCase(Locale.ROOT);
+    }
+
+    private static boolean containsAny(String t, String... literals) {
+        for (String l : literals) {
+            if (t.contains(l)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code t} has a run of at least {@code min} characters of {@code [A-Za-z0-9+/_-]} ({@link #TOKEN_RUN}'s body). */
+    private static boolean hasTokenRun(String t, int min) {
+        int run = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-') {
+                if (++run >= min) {
+                    return true;
+                }
+            } else {
+                run = 0;
+            }
+        }
+        return false;
+    }
 
     private Sanitizer() {
     }
@@ -170,6 +215,11 @@ public final class Sanitizer {
      * @return the sanitized text, at most {@value #MAX_BYTES} UTF-8 bytes; {@code null} for {@code null}
      */
     public static String sanitize(String text) {
+        return sanitize(text, true);
+    }
+
+    /** {@link #sanitize(String)}, with the rules' prefilters ({@code true}) or without (tests compare the two). */
+    static String sanitize(String text, boolean prefilter) {
         if (text == null) {
             return null;
         }
@@ -177,7 +227,7 @@ public final class Sanitizer {
         // Redact, cut, and repeat until nothing changes: a fixpoint of this step is its own
         // sanitized form, which is what makes sanitize idempotent.
         for (int pass = 0; pass < MAX_PASSES; pass++) {
-            String next = truncate(redact(current));
+            String next = truncate(redact(current, prefilter));
             if (next.equals(current)) {
                 return next;
             }
@@ -186,10 +236,10 @@ public final class Sanitizer {
         return current;
     }
 
-    private static String redact(String text) {
+    private static String redact(String text, boolean prefilter) {
         String result = text;
         for (Rule rule : RULES) {
-            result = rule.apply(result);
+            result = rule.apply(result, prefilter);
         }
         return result;
     }

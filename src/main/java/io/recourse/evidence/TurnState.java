@@ -76,6 +76,23 @@ public record TurnState(
         return EvidenceAssembler.turnKey(context.sessionId(), context.promptGeneration());
     }
 
+    /**
+     * What a closed turn keeps in the turn store until it is purged (DESIGN §4, the closed
+     * marker): this state without the effect marks and kept-signal references, which only
+     * assembling the turn's evidence reads — a later frame of the turn only counts as
+     * {@code late_after_close}. Issue 8: they were most of the state of an idle session.
+     *
+     * @throws IllegalStateException when the turn is still open
+     */
+    public TurnState closedMarker() {
+        if (open()) {
+            throw new IllegalStateException("turn " + turnKey() + " is open");
+        }
+        return new TurnState(context, originSeq, firstAppendAt, lastAppendAt, started, progressed, promptRequestSeq,
+                promptRequestId, minMessageSeq, minThoughtSeq, minToolSeq, List.of(), effectsEvicted, markerSeq, List.of(),
+                signalsSeen, terminal, closed, closedAt, lateAfterClose);
+    }
+
     /** True until the closed marker is written (not a bean getter, so it never shadows {@code closed} in JSON). */
     public boolean open() {
         return closed == null;

@@ -121,7 +121,8 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
             timeIndex.put(EvidenceTimeIndex.key(appendedAt.plus(idle), Kind.IDLE, turnKey), PRESENT);
         }
         forwardEvents(step.events(), frame.sessionId(), timestamp);
-        turns.put(turnKey, TurnStateMapping.toAvro(state));
+        // a closed turn keeps only its marker: assembling below reads the full state
+        turns.put(turnKey, TurnStateMapping.toAvro(step.closesTurn() ? state.closedMarker() : state));
         if (step.closesTurn()) {
             close(turnKey, state, timestamp);
         }
@@ -187,7 +188,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
         assembler.expire(state, streamTime).ifPresent(expired -> {
             counters.expired();
-            turns.put(turnKey, TurnStateMapping.toAvro(expired.state()));
+            turns.put(turnKey, TurnStateMapping.toAvro(expired.state().closedMarker()));
             timeIndex.put(EvidenceTimeIndex.key(streamTime.plus(retention), Kind.PURGE, turnKey), PRESENT);
             forwardEvents(List.of(expired.event()), state.context().sessionId(), streamTime.toEpochMilli());
         });

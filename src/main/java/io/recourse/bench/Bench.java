@@ -1,0 +1,707 @@
+package io.recourse.bench;
+
+import io.recourse.avro.RecoveryState;
+import io.recourse.runtime.EmbeddedKafkaBroker;
+import io.recourse.runtime.RecourseConfig;
+import io.recourse.runtime.RecourseRunner;
+import io.recourse.streams.AvroSerde;
+import io.recourse.streams.RecourseTopology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The benchmark engine behind {@code recourse bench} (issue 8): runs {@link Scenario}s on one
+ * broker — the embedded one by default, or the cluster of the given configuration — with the
+ * {@link Workload}, and measures each end to end.
+ *
+ * <p>One run of a scenario: fresh topics (every name prefixed with the run id), a fresh
+ * {@code application.id} and state directory; {@code instances} Kafka Streams instances through
+ * {@link RecourseRunner} with {@code commit.interval.ms=100}; an observer consumer
+ * ({@code read_committed}) on the outputs; the producer sends the workload (paced when the
+ * scenario has a rate), then one <em>sentinel</em> failing turn per input partition. The run
+ * ends when the sentinels' outputs are readable (pass-through: their copies; full: their
+ * Classifications) — processing within a partition is in order, so everything produced before
+ * is then processed and committed. A topology without a classifications sink (the ingress-only
+ * stage) ends when the group's committed offsets reach the end of the frames topic instead.
+ * State is measured on the changelogs (latest value per key) and on RocksDB's own size metrics.
+ * Afterwards every topic of the run and its state directory are deleted.
+ */
+public final class Bench implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
+    /** Length of the paced latency scenario's traffic, seconds (its session count is scaled to fit). */
+    static final int PACED_SECONDS = 60;
+
+    /**
+     * What to run.
+     *
+     * @param sessions        sessions per run (concurrency min(sessions, 100k))
+     * @param turnsPerSession turns per session
+     * @param seed            workload seed
+     * @param runs            runs per scenario (the report gives medians)
+     * @param guarantees      processing guarantees to compare
+     * @param threads         stream-thread counts to compare (full topology, exactly-once when measured)
+     * @param instances       instance counts to compare (likewise)
+     * @param latency         whether to run the paced latency scenario at half the full topology's rate
+     * @param openTurns       whether full single-instance runs also measure state per open turn
+     * @param warmup          whether to run both topologies once on a fifth of the sessions first, unreported
+     *                        (the JIT compiles the hot paths before the measured runs)
+     * @param base            configuration: {@code bootstrap.servers} selects an external cluster, Kafka
+     *                        client keys (security) pass through
+     * @param workDir         where state directories and the embedded broker's data go (deleted on close)
+     */
+    public record Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
+                           List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
+                           boolean warmup, RecourseConfig base, Path workDir) {
+    }
+
+    private final Settings settings;
+    private EmbeddedKafkaBroker broker;
+    private final String bootstrap;
+    private final AtomicLong runCounter = new AtomicLong();
+    private final long stamp = System.currentTimeMillis() % 1_000_000;
+
+    private Bench(Settings settings) {
+        this.settings = settings;
+        if (settings.base().embedded()) {
+            broker = new EmbeddedKafkaBroker(settings.workDir().resolve("broker")).start();
+            bootstrap = broker.bootstrapServers();
+        } else {
+            bootstrap = settings.base().bootstrapServers().orElseThrow();
+        }
+    }
+
+    /** Starts the embedded broker (unless {@code settings.base()} names a cluster). */
+    public static Bench start(Settings settings) {
+        return new Bench(settings);
+    }
+
+    public String bootstrapServers() {
+        return bootstrap;
+    }
+
+    /**
+     * Runs the whole matrix: per run, pass-through and full at every guarantee (1 thread, 1
+     * instance), then the full topology at exactly-once (or the only guarantee given) with every
+     * other thread and instance count, and finally — when {@code latency} — the full topology
+     * paced at half its median maximum rate.
+     */
+    public List<RunResult> runAll(Consumer<RunResult> progress) {
+        List<RunResult> results = new ArrayList<>();
+        String scaling = settings.guarantees().contains("exactly_once_v2") ? "exactly_once_v2" : settings.guarantees().get(0);
+        if (settings.warmup()) {
+            int few = Math.max(50, settings.sessions() / 5);
+            for (Scenario.Kind kind : Scenario.Kind.values()) {
+                RunResult w = run(new Scenario(kind, scaling, 1, 1, 0, false), few);
+                LOG.info("warm-up (not reported): {}", BenchReport.line(w));
+            }
+        }
+        for (int r = 0; r < settings.runs(); r++) {
+            for (String g : settings.guarantees()) {
+                for (Scenario.Kind kind : Scenario.Kind.values()) {
+                    Scenario s = new Scenario(kind, g, 1, 1, 0, kind == Scenario.Kind.FULL && settings.openTurns());
+                    results.add(report(progress, run(s)));
+                }
+            }
+            for (int t : settings.threads()) {
+                if (t != 1) {
+                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, t, 1, 0, false))));
+                }
+            }
+            for (int i : settings.instances()) {
+                if (i != 1) {
+                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, i, 0, false))));
+                }
+            }
+        }
+        if (settings.latency()) {
+            double max = median(results.stream()
+                    .filter(x -> x.scenario().equals(new Scenario(Scenario.Kind.FULL, scaling, 1, 1, 0, settings.openTurns())))
+                    .filter(x -> !x.timedOut())
+                    .mapToDouble(RunResult::framesPerSecond).toArray());
+            if (!Double.isNaN(max)) {
+                // about PACED_SECONDS of traffic at half the maximum rate: enough samples, bounded time
+                long records = results.get(0).records();
+                int sessions = (int) Math.min(settings.sessions(), Math.max(50,
+                        (long) (settings.sessions() * (max / 2 * PACED_SECONDS) / Math.max(1, records))));
+                for (int r = 0; r < settings.runs(); r++) {
+                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, 1, max / 2, false), sessions)));
+                }
+            }
+        }
+        return results;
+    }
+
+    private static RunResult report(Consumer<RunResult> progress, RunResult r) {
+        progress.accept(r);
+        return r;
+    }
+
+    /** One run of {@code scenario} with the configured number of sessions (see the class comment). */
+    public RunResult run(Scenario scenario) {
+        return run(scenario, settings.sessions());
+    }
+
+    /** One run of {@code scenario} with {@code sessions} sessions. */
+    public RunResult run(Scenario scenario, int sessions) {
+        String id = "bench-" + stamp + "-" + runCounter.incrementAndGet() + "-"
+                + (scenario.topology() == Scenario.Kind.FULL ? "full" : "pass") + "-" + scenario.shortGuarantee();
+        Path stateRoot = settings.workDir().resolve(id);
+        RecourseConfig config = runConfig(id, scenario, stateRoot);
+        String frames = config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES);
+        String passOut = id + ".pass-through-out";
+        Function<RecourseConfig, Topology> builder = scenario.topology() == Scenario.Kind.FULL
+                ? RecourseTopology::build
+                : c -> passThrough(frames, passOut);
+        String description = builder.apply(config).describe().toString();
+        String classifications = config.topicName(RecourseConfig.TOPIC_CLASSIFICATIONS);
+        String unclassified = config.topicName(RecourseConfig.TOPIC_UNCLASSIFIED_EVIDENCE);
+        String recoveryState = config.topicName(RecourseConfig.TOPIC_KANBAN_RECOVERY_STATE);
+        boolean classifies = description.contains("topic: " + classifications) || description.contains(classifications);
+        boolean recovers = description.contains(recoveryState);
+
+        List<RecourseRunner> runners = new ArrayList<>();
+        Map<String, Object> clientProps = config.clientProperties(bootstrap);
+        try (Admin admin = Admin.create(clientProps)) {
+            if (scenario.topology() == Scenario.Kind.PASS_THROUGH) {
+                admin.createTopics(List.of(new NewTopic(passOut, Optional.of(config.topicPartitions()), Optional.of(config.topicReplicationFactor()))))
+                        .all().get();
+            }
+            gc();
+            long heapBefore = heapUsed();
+            for (int i = 0; i < scenario.instances(); i++) {
+                RecourseConfig c = config.with(RecourseConfig.STATE_DIR, stateRoot.resolve("instance-" + i).toString());
+                runners.add(new RecourseRunner(c, builder).start());
+            }
+            awaitAllRunning(runners);
+
+            List<String> outputs = scenario.topology() == Scenario.Kind.PASS_THROUGH ? List.of(passOut)
+                    : Stream.of(classifications, unclassified, recoveryState).toList();
+            try (Observer observer = new Observer(clientProps, outputs, scenario.topology(), classifications, unclassified,
+                         recoveryState);
+                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(clientProps))) {
+                observer.start();
+                int partitions = producer.partitionsFor(frames).size();
+                Workload.Options options = Workload.Options.defaults(settings.seed(), sessions)
+                        .withTurnsPerSession(settings.turnsPerSession()).withSessionPrefix(id).withBase(Instant.now());
+
+                // (1) the workload, then the sentinels; wait until their outputs are readable
+                long t0 = System.nanoTime();
+                long records = produce(producer, frames, new Workload(options), scenario.rate(), observer, t0);
+                sendSentinels(producer, frames, id, 1, partitions, observer);
+                Duration timeout = Duration.ofSeconds(Math.max(120, records / 500));
+                boolean done = classifies || scenario.topology() == Scenario.Kind.PASS_THROUGH
+                        ? observer.awaitSentinels(partitions, timeout)
+                        : awaitCommitted(admin, id, frames, timeout, observer);
+                double seconds = (observer.endNanos() - t0) / 1e9;
+                if (!done) {
+                    LOG.warn("{}: outputs not all seen within {}", scenario.label(), timeout);
+                    seconds = timeout.toNanos() / 1e9;
+                }
+                Latencies cls = observer.classificationLatencies();
+                Latencies sch = observer.scheduledLatencies();
+
+                // (2) state after the workload: changelogs, RocksDB, heap, RSS
+                Map<String, Long> stores = scenario.topology() == Scenario.Kind.FULL ? changelogBytes(admin, clientProps, id) : Map.of();
+                long storeTotal = stores.values().stream().mapToLong(Long::longValue).sum();
+                double rocks = rocksDbBytes(runners);
+                gc();
+                double heapDelta = heapUsed() - heapBefore;
+                double rss = rssBytes();
+
+                // (3) optionally one open half-turn per session, and the state it adds
+                double perOpenTurn = Double.NaN;
+                if (scenario.openTurnPhase() && done && !stores.isEmpty()) {
+                    observer.resetSentinels();
+                    produce(producer, frames, new Workload(options.onlyOpenTurns().clean()), 0, observer, System.nanoTime());
+                    sendSentinels(producer, frames, id, 2, partitions, observer);
+                    if (classifies ? observer.awaitSentinels(partitions, timeout) : awaitCommitted(admin, id, frames, timeout, observer)) {
+                        long after = changelogBytes(admin, clientProps, id).values().stream().mapToLong(Long::longValue).sum();
+                        perOpenTurn = (double) (after - storeTotal) / sessions;
+                    }
+                }
+                return new RunResult(scenario, records, seconds, records / seconds,
+                        cls.percentile(50), cls.percentile(99), cls.count(),
+                        recovers ? sch.percentile(50) : Double.NaN, recovers ? sch.percentile(99) : Double.NaN, sch.count(),
+                        !stores.isEmpty() ? (double) storeTotal / sessions : Double.NaN,
+                        perOpenTurn, stores, rocks, heapDelta, rss, loadAverage(), !done);
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(scenario.label() + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            runners.forEach(RecourseRunner::close);
+            cleanUp(clientProps, id, stateRoot);
+        }
+    }
+
+    private RecourseConfig runConfig(String id, Scenario scenario, Path stateRoot) {
+        RecourseConfig c = settings.base();
+        for (String key : RecourseConfig.topicKeys()) {
+            c = c.with(key, id + "." + RecourseConfig.defaultValues().get(key));
+        }
+        return c.with(RecourseConfig.APPLICATION_ID, id)
+                .with(RecourseConfig.STATE_DIR, stateRoot.toString())
+                .with(RecourseConfig.PROCESSING_GUARANTEE, scenario.guarantee())
+                .with(RecourseConfig.BOOTSTRAP_SERVERS, bootstrap)
+                .with(RecourseConfig.TOPICS_CREATE, "true")
+                .with("num.stream.threads", String.valueOf(scenario.threads()))
+                .with("commit.interval.ms", "100");
+    }
+
+    /** The physical limit: every frame copied to {@code output} unchanged, nothing else. */
+    public static Topology passThrough(String input, String output) {
+        StreamsBuilder b = new StreamsBuilder();
+        b.stream(input, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("bench-pass-through-source"))
+                .to(output, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("bench-pass-through-sink"));
+        return b.build();
+    }
+
+    private static Map<String, Object> producerProps(Map<String, Object> client) {
+        Map<String, Object> p = new HashMap<>(client);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        return p;
+    }
+
+    private static long produce(KafkaProducer<byte[], byte[]> producer, String topic, Workload workload, double rate,
+                                Observer observer, long t0) {
+        long n = 0;
+        while (workload.hasNext()) {
+            Workload.Record r = workload.next();
+            if (rate > 0) {
+                long due = t0 + (long) (n * 1e9 / rate);
+                for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
+                    LockSupport.parkNanos(due - now);
+                }
+            }
+            if (r.failingTerminal()) {
+                observer.expect(r.turn(), r.value(), -1);
+            }
+            producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
+            n++;
+        }
+        producer.flush();
+        return n;
+    }
+
+    private static void sendSentinels(KafkaProducer<byte[], byte[]> producer, String topic, String id, int generation,
+                                      int partitions, Observer observer) {
+        for (int p = 0; p < partitions; p++) {
+            List<Workload.Record> turn = Workload.sentinelTurn(id + "-sentinel-" + p, generation, Instant.now());
+            for (Workload.Record r : turn) {
+                if (r.terminal()) {
+                    observer.expect(r.turn(), r.value(), p);
+                }
+                producer.send(new ProducerRecord<>(topic, p, r.key(), r.value()));
+            }
+        }
+        producer.flush();
+    }
+
+    private static void awaitAllRunning(List<RecourseRunner> runners) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        int stable = 0;
+        while (stable < 5 && System.nanoTime() < deadline) {
+            boolean all = runners.stream().allMatch(r -> r.streams().state() == KafkaStreams.State.RUNNING);
+            stable = all ? stable + 1 : 0;
+            Thread.sleep(200); // settling of the group after the last instance joined, not a test wait
+        }
+    }
+
+    /** Waits until the application's committed offsets on {@code topic} reach its end offsets. */
+    private static boolean awaitCommitted(Admin admin, String groupId, String topic, Duration timeout, Observer observer)
+            throws InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
+                .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        var ends = admin.listOffsets(latest).all().get();
+        while (System.nanoTime() < deadline) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
+                    .partitionsToOffsetAndMetadata().get();
+            boolean all = ends.entrySet().stream().allMatch(e -> {
+                OffsetAndMetadata c = committed.get(e.getKey());
+                return c != null && c.offset() >= e.getValue().offset();
+            });
+            if (all) {
+                observer.markEnd();
+                return true;
+            }
+            Thread.sleep(20); // polling the group's offsets
+        }
+        return false;
+    }
+
+    /** Live bytes per store: the latest value per key of each {@code <id>-*-changelog} topic (key + value bytes). */
+    static Map<String, Long> changelogBytes(Admin admin, Map<String, Object> client, String id)
+            throws ExecutionException, InterruptedException {
+        List<String> changelogs = admin.listTopics().names().get().stream()
+                .filter(t -> t.startsWith(id + "-") && t.endsWith("-changelog")).sorted().toList();
+        Map<String, Long> out = new TreeMap<>();
+        if (changelogs.isEmpty()) {
+            return out;
+        }
+        Map<String, Object> p = new HashMap<>(client);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            for (String topic : changelogs) {
+                List<TopicPartition> tps = c.partitionsFor(topic).stream()
+                        .map(i -> new TopicPartition(topic, i.partition())).toList();
+                c.assign(tps);
+                c.seekToBeginning(tps);
+                Map<TopicPartition, Long> end = c.endOffsets(tps);
+                HashMap<Long, Integer> live = new HashMap<>();
+                while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                    for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                        long k = hash64(r.key()) * 31 + r.partition();
+                        if (r.value() == null) {
+                            live.remove(k);
+                        } else {
+                            live.put(k, r.key().length + r.value().length);
+                        }
+                    }
+                }
+                String store = topic.substring(id.length() + 1, topic.length() - "-changelog".length());
+                out.put(store, live.values().stream().mapToLong(Integer::longValue).sum());
+            }
+        }
+        return out;
+    }
+
+    private static long hash64(byte[] b) {
+        long h = 0xcbf29ce484222325L;
+        for (byte x : b) {
+            h = (h ^ (x & 0xff)) * 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** RocksDB's size metrics (SST files + memtables) over every store of every instance. */
+    private static double rocksDbBytes(List<RecourseRunner> runners) {
+        double sum = 0;
+        for (RecourseRunner r : runners) {
+            for (Map.Entry<MetricName, ? extends Metric> e : r.streams().metrics().entrySet()) {
+                MetricName n = e.getKey();
+                if (n.group().equals("stream-state-metrics")
+                        && (n.name().equals("total-sst-files-size") || n.name().equals("size-all-mem-tables"))
+                        && e.getValue().metricValue() instanceof Number v) {
+                    sum += v.doubleValue();
+                }
+            }
+        }
+        return sum;
+    }
+
+    private void cleanUp(Map<String, Object> client, String id, Path stateRoot) {
+        try (Admin admin = Admin.create(client)) {
+            List<String> mine = admin.listTopics().names().get().stream().filter(t -> t.startsWith(id)).toList();
+            admin.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("could not delete the topics of {}: {}", id, e.toString());
+        }
+        deleteRecursively(stateRoot);
+    }
+
+    static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("could not delete {}: {}", root, e.toString());
+        }
+    }
+
+    private static void gc() {
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+        }
+    }
+
+    private static long heapUsed() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** VmRSS of this process from {@code /proc/self/status}, NaN where there is none. */
+    static double rssBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024.0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return Double.NaN;
+    }
+
+    /** The 1-minute load average. */
+    public static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    static double median(double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** Stops the embedded broker and deletes the work directory (its data included). */
+    @Override
+    public void close() {
+        if (broker != null) {
+            broker.close();
+            broker = null;
+        }
+        deleteRecursively(settings.workDir());
+    }
+
+    /** Latency samples in milliseconds. */
+    record Latencies(double[] millis) {
+        double percentile(double p) {
+            if (millis.length == 0) {
+                return Double.NaN;
+            }
+            double[] v = millis.clone();
+            Arrays.sort(v);
+            int rank = (int) Math.ceil(p / 100.0 * v.length);
+            return v[Math.max(0, Math.min(v.length - 1, rank - 1))];
+        }
+
+        int count() {
+            return millis.length;
+        }
+    }
+
+    /**
+     * The {@code read_committed} consumer of a run's outputs, on its own thread: matches outputs to
+     * the failing turns' terminal frames (pass-through: the copy of that frame; full: its
+     * Classification, and its RecoveryState {@code scheduled}) and notes when the sentinels appear.
+     */
+    static final class Observer implements AutoCloseable {
+        private record Expected(long sentNanos, int hash, int sentinelPartition) {
+        }
+
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final List<String> topics;
+        private final Scenario.Kind kind;
+        private final String classifications;
+        private final String unclassified;
+        private final String recoveryState;
+        private final Map<String, Expected> expected = new ConcurrentHashMap<>();
+        private final Set<Integer> sentinels = ConcurrentHashMap.newKeySet();
+        private final List<Double> classification = new ArrayList<>();
+        private final List<Double> scheduled = new ArrayList<>();
+        private final Set<String> seenClassified = ConcurrentHashMap.newKeySet();
+        private final Set<String> seenScheduled = ConcurrentHashMap.newKeySet();
+        private final AvroSerde<RecoveryState> recoverySerde = AvroSerde.of(RecoveryState.class);
+        private final AvroSerde<io.recourse.avro.Classification> classificationSerde = AvroSerde.of(io.recourse.avro.Classification.class);
+        private final AvroSerde<io.recourse.avro.UnclassifiedEvidence> unclassifiedSerde = AvroSerde.of(io.recourse.avro.UnclassifiedEvidence.class);
+        private volatile long endNanos;
+        private volatile boolean stop;
+        private Thread thread;
+
+        Observer(Map<String, Object> client, List<String> topics, Scenario.Kind kind, String classifications,
+                 String unclassified, String recoveryState) {
+            Map<String, Object> p = new HashMap<>(client);
+            p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+            this.consumer = new KafkaConsumer<>(p);
+            this.topics = topics;
+            this.kind = kind;
+            this.classifications = classifications;
+            this.unclassified = unclassified;
+            this.recoveryState = recoveryState;
+        }
+
+        void start() {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (String t : topics) {
+                List<PartitionInfo> infos = consumer.partitionsFor(t);
+                if (infos != null) {
+                    infos.forEach(i -> tps.add(new TopicPartition(t, i.partition())));
+                }
+            }
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            thread = new Thread(this::loop, "bench-observer");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void expect(String turn, byte[] terminalValue, int sentinelPartition) {
+            expected.put(turn, new Expected(System.nanoTime(), Arrays.hashCode(terminalValue), sentinelPartition));
+        }
+
+        private void loop() {
+            while (!stop) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
+                    long now = System.nanoTime();
+                    if (kind == Scenario.Kind.PASS_THROUGH) {
+                        String turn = new String(r.key(), StandardCharsets.UTF_8);
+                        Expected e = expected.get(turn);
+                        if (e != null && e.hash() == Arrays.hashCode(r.value()) && seenClassified.add(turn)) {
+                            hit(e, now, classification);
+                        }
+                    } else if (r.topic().equals(classifications) || r.topic().equals(unclassified)) {
+                        GenericRecord g = r.topic().equals(classifications)
+                                ? classificationSerde.deserialize(r.topic(), r.value())
+                                : unclassifiedSerde.deserialize(r.topic(), r.value());
+                        String turn = g.get("session_id") + "/" + g.get("prompt_generation");
+                        Expected e = expected.get(turn);
+                        if (e != null && seenClassified.add(turn)) {
+                            hit(e, now, classification);
+                        }
+                    } else if (r.topic().equals(recoveryState) && r.value() != null) {
+                        RecoveryState s = recoverySerde.deserialize(r.topic(), r.value());
+                        String turn = s.getSessionId() + "/" + s.getGeneration();
+                        Expected e = expected.get(turn);
+                        if (e != null && "scheduled".equals(s.getStatus()) && e.sentinelPartition() < 0 && seenScheduled.add(turn)) {
+                            synchronized (scheduled) {
+                                scheduled.add((now - e.sentNanos()) / 1e6);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        private void hit(Expected e, long now, List<Double> into) {
+            if (e.sentinelPartition() >= 0) {
+                if (sentinels.add(e.sentinelPartition())) {
+                    endNanos = now;
+                }
+            } else {
+                synchronized (into) {
+                    into.add((now - e.sentNanos()) / 1e6);
+                }
+            }
+        }
+
+        boolean awaitSentinels(int partitions, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (sentinels.size() < partitions && System.nanoTime() < deadline) {
+                Thread.sleep(5); // the observer thread records the instant itself
+            }
+            return sentinels.size() >= partitions;
+        }
+
+        void resetSentinels() {
+            sentinels.clear();
+        }
+
+        void markEnd() {
+            endNanos = System.nanoTime();
+        }
+
+        long endNanos() {
+            return endNanos;
+        }
+
+        Latencies classificationLatencies() {
+            synchronized (classification) {
+                return new Latencies(classification.stream().mapToDouble(Double::doubleValue).toArray());
+            }
+        }
+
+        Latencies scheduledLatencies() {
+            synchronized (scheduled) {
+                return new Latencies(scheduled.stream().mapToDouble(Double::doubleValue).toArray());
+            }
+        }
+
+        @Override
+        public void close() {
+            stop = true;
+            if (thread != null) {
+                try {
+                    thread.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            consumer.close();
+        }
+    }
+
+    /** Medians per scenario, in first-run order. */
+    public static Map<Scenario, List<RunResult>> byScenario(Collection<RunResult> results) {
+        Map<Scenario, List<RunResult>> out = new LinkedHashMap<>();
+        results.forEach(r -> out.computeIfAbsent(r.scenario(), k -> new ArrayList<>()).add(r));
+        return out;
+    }
+}

@@ -1,0 +1,485 @@
+package io.recourse.classification;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * A catalogue regex's {@code find()}, computed faster (issue 8: the catalogue's case-insensitive
+ * alternations of dozens of branches were tried at every position of every field of every
+ * signal for every rule, and dominated classification time).
+ *
+ * <p>The pattern is split into its top-level alternatives ({@code find()} of {@code A|B} is
+ * {@code find(A) || find(B)}); each alternative that begins with a literal of at least
+ * {@value #MIN_LITERAL} characters, or with a non-optional {@code (?:…)} group whose alternatives
+ * do (recursively; after zero-width prefixes: {@code ^}, {@code \b} and lookbehinds), a match
+ * must start with one of those literals; so on a text containing none of them that alternative
+ * is not run. Case-insensitive patterns (ASCII folding,
+ * no {@code UNICODE_CASE}) compare against the lower-cased text. A pattern without such literals
+ * (an alternative opening with a group, a class, an escape class, or a shorter literal) gets no
+ * prefilter and always runs; a pattern that cannot be split safely (inline flags, back
+ * references, quoting) runs whole. Only pure-ASCII literals are used. The result is always the
+ * regex's own; {@code RegexPrefilterProperties} checks it on the catalogue's patterns.
+ */
+public final class RegexPrefilter {
+
+    /** Shortest literal worth a prefilter. */
+    static final int MIN_LITERAL = 2;
+
+    private static final Map<Pattern, RegexPrefilter> CACHE = new ConcurrentHashMap<>();
+
+    /**
+     * One top-level alternative: its pattern, the literals one of which starts each of its matches
+     * ({@code null}: none known), and a literal every match contains somewhere ({@code null}: none known).
+     */
+    private record Part(Pattern pattern, String[] literals, String required) {
+    }
+
+    private final Part[] parts;
+    private final boolean ignoreCase;
+
+    private RegexPrefilter(Part[] parts, boolean ignoreCase) {
+        this.parts = parts;
+        this.ignoreCase = ignoreCase;
+    }
+
+    /** The prefiltered form of {@code pattern} (computed once per compiled pattern). */
+    public static RegexPrefilter of(Pattern pattern) {
+        return CACHE.computeIfAbsent(pattern, RegexPrefilter::derive);
+    }
+
+    /**
+     * Exactly {@code pattern.matcher(text).find()}: true when some top-level alternative finds a
+     * match; an alternative whose leading literals are all absent from {@code text} is not run.
+     */
+    public boolean find(String text) {
+        String folded = null;
+        for (Part p : parts) {
+            if (p.literals() != null || p.required() != null) {
+                if (folded == null) {
+                    folded = ignoreCase ? fold(text) : text;
+                }
+                if (p.required() != null && !folded.contains(p.required())
+                        || p.literals() != null && !containsAny(folded, p.literals())) {
+                    continue;
+                }
+            }
+            if (p.pattern().matcher(text).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Per thread, the last lower-cased texts by identity: every rule reads the same field strings of a turn's signals. */
+    private static final ThreadLocal<String[]> FOLDED = ThreadLocal.withInitial(() -> new String[2 * 64]);
+
+    /** {@code text.toLowerCase(Locale.ROOT)}, remembered for the same {@code text} instance. */
+    static String fold(String text) {
+        String[] cache = FOLDED.get();
+        int i = (System.identityHashCode(text) & 63) << 1;
+        if (cache[i] == text) {
+            return cache[i + 1];
+        }
+        String folded = text.toLowerCase(Locale.ROOT);
+        cache[i] = text;
+        cache[i + 1] = folded;
+        return folded;
+    }
+
+    private static boolean containsAny(String text, String[] literals) {
+        for (String l : literals) {
+            if (text.contains(l)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every alternative's literals, or {@code null} when some alternative has none (for tests and reports). */
+    List<String> literals() {
+        List<String> out = new ArrayList<>();
+        for (Part p : parts) {
+            if (p.literals() == null) {
+                return null;
+            }
+            out.addAll(List.of(p.literals()));
+        }
+        return out;
+    }
+
+    /** How many of the top-level alternatives have literals. */
+    int prefilteredParts() {
+        int n = 0;
+        for (Part p : parts) {
+            n += p.literals() == null && p.required() == null ? 0 : 1;
+        }
+        return n;
+    }
+
+    private static RegexPrefilter derive(Pattern pattern) {
+        int flags = pattern.flags();
+        boolean ci = (flags & Pattern.CASE_INSENSITIVE) != 0;
+        RegexPrefilter whole = new RegexPrefilter(new Part[] {new Part(pattern, null, null)}, ci);
+        String re = pattern.pattern();
+        if ((flags & (Pattern.UNICODE_CASE | Pattern.LITERAL | Pattern.COMMENTS | Pattern.CANON_EQ)) != 0
+                || re.contains("\\Q") || hasInlineFlags(re) || hasBackReference(re)) {
+            return whole;
+        }
+        List<String> alternatives = splitTopLevel(re);
+        if (alternatives == null) {
+            return whole;
+        }
+        Part[] parts = new Part[alternatives.size()];
+        for (int i = 0; i < parts.length; i++) {
+            String alt = alternatives.get(i);
+            Pattern compiled;
+            try {
+                compiled = alternatives.size() == 1 ? pattern : Pattern.compile(alt, flags);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                return whole;
+            }
+            List<String> lits = leadingSet(alt);
+            String[] folded = null;
+            if (lits != null) {
+                folded = lits.stream().map(l -> ci ? l.toLowerCase(Locale.ROOT) : l).toArray(String[]::new);
+            }
+            String required = requiredRun(alt);
+            if (required != null && ci) {
+                required = required.toLowerCase(Locale.ROOT);
+            }
+            parts[i] = new Part(compiled, folded, required);
+        }
+        return new RegexPrefilter(parts, ci);
+    }
+
+    /** Whether {@code re} refers back to a group ({@code \1}, {@code \k<name>}): its alternatives cannot be split. */
+    private static boolean hasBackReference(String re) {
+        for (int i = 0; i + 1 < re.length(); i++) {
+            if (re.charAt(i) == '\\') {
+                char n = re.charAt(i + 1);
+                if (n >= '1' && n <= '9' || n == 'k') {
+                    return true;
+                }
+                i++;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code re} has an inline flag group such as {@code (?i)} or {@code (?-i:…)}. */
+    private static boolean hasInlineFlags(String re) {
+        for (int i = 0; i + 2 < re.length(); i++) {
+            if (re.charAt(i) == '\\') {
+                i++;
+                continue;
+            }
+            if (re.charAt(i) == '(' && re.charAt(i + 1) == '?') {
+                char c = re.charAt(i + 2);
+                if (Character.isLetter(c) || c == '-') {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The top-level alternatives of {@code re}, or {@code null} when it cannot be split safely. */
+    static List<String> splitTopLevel(String re) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        boolean inClass = false;
+        int start = 0;
+        for (int i = 0; i < re.length(); i++) {
+            char c = re.charAt(i);
+            if (c == '\\') {
+                i++;
+                continue;
+            }
+            if (inClass) {
+                if (c == ']') {
+                    inClass = false;
+                }
+                continue;
+            }
+            switch (c) {
+                case '[' -> {
+                    inClass = true;
+                    // a ']' right after '[' or '[^' is a literal member
+                    if (i + 1 < re.length() && re.charAt(i + 1) == '^') {
+                        i++;
+                    }
+                    if (i + 1 < re.length() && re.charAt(i + 1) == ']') {
+                        i++;
+                    }
+                }
+                case '(' -> depth++;
+                case ')' -> depth--;
+                case '|' -> {
+                    if (depth == 0) {
+                        out.add(re.substring(start, i));
+                        start = i + 1;
+                    }
+                }
+                default -> {
+                }
+            }
+            if (depth < 0) {
+                return null;
+            }
+        }
+        if (depth != 0 || inClass) {
+            return null;
+        }
+        out.add(re.substring(start));
+        return out;
+    }
+
+    /**
+     * The literal every match of {@code alt} starts with (after zero-width prefixes), or
+     * {@code null}. An atom followed by a quantifier that allows zero ({@code ?}, {@code *},
+     * {@code {}) ends the literal without it; one followed by {@code +} ends it with it.
+     */
+    static String leadingLiteral(String alt) {
+        int i = skipZeroWidth(alt);
+        if (i < 0) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        while (i < alt.length()) {
+            char c = alt.charAt(i);
+            char literal;
+            int width;
+            if (c == '\\') {
+                if (i + 1 >= alt.length()) {
+                    return null;
+                }
+                char n = alt.charAt(i + 1);
+                if (Character.isLetterOrDigit(n)) {
+                    break; // \s \d \w \b \1 \x… — not a plain literal
+                }
+                literal = n;
+                width = 2;
+            } else if ("[](){}.*+?^$|".indexOf(c) >= 0) {
+                break;
+            } else {
+                literal = c;
+                width = 1;
+            }
+            int next = i + width;
+            if (next < alt.length()) {
+                char q = alt.charAt(next);
+                if (q == '?' || q == '*' || q == '{') {
+                    break;
+                }
+                if (q == '+') {
+                    b.append(literal);
+                    break;
+                }
+            }
+            b.append(literal);
+            i = next;
+        }
+        return b.toString();
+    }
+
+    /**
+     * Literals one of which starts every match of {@code re}: per top-level alternative its
+     * leading literal, or — when it opens with a non-optional {@code (?:…)} group — the union of
+     * the group's alternatives' sets. {@code null} when some alternative has none.
+     */
+    static List<String> leadingSet(String re) {
+        List<String> alternatives = splitTopLevel(re);
+        if (alternatives == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (String alt : alternatives) {
+            int i = skipZeroWidth(alt);
+            if (i < 0) {
+                return null;
+            }
+            if (alt.startsWith("(?:", i)) {
+                int end = groupEnd(alt, i);
+                if (end < 0 || end + 1 < alt.length() && "?*{".indexOf(alt.charAt(end + 1)) >= 0) {
+                    return null;
+                }
+                List<String> inner = leadingSet(alt.substring(i + 3, end));
+                if (inner == null) {
+                    return null;
+                }
+                out.addAll(inner);
+                continue;
+            }
+            String lit = leadingLiteral(alt);
+            if (lit == null || lit.length() < MIN_LITERAL || !lit.chars().allMatch(c -> c < 0x80)) {
+                return null;
+            }
+            out.add(lit);
+        }
+        return out;
+    }
+
+    /** Index after the zero-width prefixes ({@code ^}, {@code \b}, lookbehinds) of {@code alt}, or -1. */
+    private static int skipZeroWidth(String alt) {
+        int i = 0;
+        while (i < alt.length()) {
+            if (alt.charAt(i) == '^') {
+                i++;
+            } else if (alt.startsWith("\\b", i)) {
+                i += 2;
+            } else if (alt.startsWith("(?<!", i) || alt.startsWith("(?<=", i)) {
+                int end = groupEnd(alt, i);
+                if (end < 0) {
+                    return -1;
+                }
+                i = end + 1;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    /**
+     * The longest run (at least 3 characters, ASCII) of literal characters that every match of
+     * {@code alt} (one alternative, no top-level {@code |}) contains: consecutive literal atoms
+     * of its top-level sequence that no quantifier makes optional. Groups, classes, escapes
+     * such as {@code \\s} and anchors end a run. {@code null} when there is none.
+     */
+    static String requiredRun(String alt) {
+        String best = null;
+        StringBuilder run = new StringBuilder();
+        int i = 0;
+        while (i <= alt.length()) {
+            boolean end = i == alt.length();
+            char c = end ? 0 : alt.charAt(i);
+            int next;
+            Character literal = null;
+            if (end) {
+                next = i + 1;
+            } else if (c == '\\') {
+                if (i + 1 >= alt.length()) {
+                    return null;
+                }
+                char n = alt.charAt(i + 1);
+                if (!Character.isLetterOrDigit(n)) {
+                    literal = n;
+                }
+                next = i + 2;
+            } else if (c == '(') {
+                int close = groupEnd(alt, i);
+                if (close < 0) {
+                    return null;
+                }
+                next = close + 1;
+            } else if (c == '[') {
+                int close = classEnd(alt, i);
+                if (close < 0) {
+                    return null;
+                }
+                next = close + 1;
+            } else if (".^$".indexOf(c) >= 0) {
+                next = i + 1;
+            } else if ("?*+{})]|".indexOf(c) >= 0) {
+                return null; // a quantifier without an atom, or a stray bracket: not a shape we read
+            } else {
+                literal = c;
+                next = i + 1;
+            }
+            // the quantifier of this atom, if any
+            boolean optional = false;
+            boolean repeated = false;
+            if (!end && next < alt.length()) {
+                char q = alt.charAt(next);
+                if (q == '?' || q == '*' || q == '{') {
+                    optional = true;
+                } else if (q == '+') {
+                    repeated = true;
+                }
+                if (optional || repeated) {
+                    int close = q == '{' ? alt.indexOf('}', next) : next;
+                    if (close < 0) {
+                        return null;
+                    }
+                    next = close + 1;
+                    if (next < alt.length() && (alt.charAt(next) == '?' || alt.charAt(next) == '+')) {
+                        next++; // lazy or possessive
+                    }
+                }
+            }
+            if (literal != null && !optional && literal < 0x80) {
+                run.append(literal.charValue());
+            }
+            if (literal == null || optional || repeated || literal >= 0x80) {
+                if (run.length() >= 3 && (best == null || run.length() > best.length())) {
+                    best = run.toString();
+                }
+                run.setLength(0);
+            }
+            i = next;
+        }
+        return best;
+    }
+
+    /** Index of the ']' closing the class opened at {@code open}, or -1 (also for nested classes). */
+    private static int classEnd(String s, int open) {
+        int i = open + 1;
+        if (i < s.length() && s.charAt(i) == '^') {
+            i++;
+        }
+        if (i < s.length() && s.charAt(i) == ']') {
+            i++;
+        }
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '[') {
+                return -1;
+            } else if (c == ']') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Index of the ')' closing the group opened at {@code open}, or -1. */
+    private static int groupEnd(String s, int open) {
+        int depth = 0;
+        boolean inClass = false;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') {
+                i++;
+                continue;
+            }
+            if (inClass) {
+                if (c == ']') {
+                    inClass = false;
+                }
+                continue;
+            }
+            if (c == '[') {
+                inClass = true;
+                if (i + 1 < s.length() && s.charAt(i + 1) == '^') {
+                    i++;
+                }
+                if (i + 1 < s.length() && s.charAt(i + 1) == ']') {
+                    i++;
+                }
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+                if (depth == 0) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,124 @@
+package io.recourse.cli;
+
+import io.recourse.bench.Bench;
+import io.recourse.bench.BenchReport;
+import io.recourse.bench.RunResult;
+import io.recourse.runtime.RecourseConfig;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code recourse bench}: Recourse's throughput, latency and state side by side with a
+ * pass-through copy of the same frames (issue 8; method in {@code BENCHMARKS.md}). Uses the
+ * embedded broker unless {@code --bootstrap-servers} or {@code bootstrap.servers} in
+ * {@code --config} names a cluster; deletes every topic and directory it created.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmark: pass-through vs the full Recourse topology, at_least_once and exactly_once_v2; "
+                + "frames/s, latency, state per session, scaling. Prints a Markdown report.")
+public final class BenchCommand implements Callable<Integer> {
+
+    @Mixin
+    ConfigOption config;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,…]",
+            description = "Benchmark on this cluster instead of the embedded broker.")
+    String bootstrapServers;
+
+    @Option(names = "--sessions", defaultValue = "10000", description = "Sessions per run (default ${DEFAULT-VALUE}).")
+    int sessions;
+
+    @Option(names = "--turns", defaultValue = "1", description = "Turns per session (default ${DEFAULT-VALUE}).")
+    int turns;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Runs per scenario; medians are reported (default ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--guarantee", split = ",", defaultValue = "at_least_once,exactly_once_v2",
+            description = "Processing guarantees to compare (default ${DEFAULT-VALUE}).")
+    List<String> guarantees;
+
+    @Option(names = "--threads", split = ",", defaultValue = "1,2",
+            description = "Stream-thread counts to compare for the full topology (default ${DEFAULT-VALUE}).")
+    List<Integer> threads;
+
+    @Option(names = "--instances", split = ",", defaultValue = "1,2",
+            description = "Application instances (in this JVM) to compare for the full topology (default ${DEFAULT-VALUE}).")
+    List<Integer> instances;
+
+    @Option(names = "--seed", defaultValue = "8", description = "Workload seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--latency", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Run the paced latency scenario at half the full topology's rate (default on; --no-latency skips it).")
+    boolean latency;
+
+    @Option(names = "--warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "First run both topologies once on a fifth of the sessions, unreported (default on; off with --quick).")
+    boolean warmup;
+
+    @Option(names = "--quick", description = "Smoke run: 300 sessions, 1 run, 1 thread, 1 instance.")
+    boolean quick;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where state and the embedded broker's data go (default: a new temporary directory; deleted afterwards).")
+    Path workDir;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Also write the Markdown report to FILE.")
+    Path reportFile;
+
+    @Override
+    public Integer call() throws Exception {
+        RecourseConfig base = config.load();
+        if (bootstrapServers != null) {
+            base = base.with(RecourseConfig.BOOTSTRAP_SERVERS, bootstrapServers);
+        }
+        if (quick) {
+            sessions = Math.min(sessions, 300);
+            runs = 1;
+            threads = List.of(1);
+            instances = List.of(1);
+            warmup = false;
+        }
+        for (String g : guarantees) {
+            if (!g.equals("at_least_once") && !g.equals("exactly_once_v2")) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--guarantee: expected at_least_once or exactly_once_v2, got " + g);
+            }
+        }
+        Path dir = workDir != null ? workDir : Files.createTempDirectory("recourse-bench-");
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("recourse bench: %d sessions × %d turns, %d run(s), guarantees %s, threads %s, instances %s, load %.1f%n",
+                sessions, turns, runs, guarantees, threads, instances, Bench.loadAverage());
+        out.flush();
+        Bench.Settings settings = new Bench.Settings(sessions, turns, seed, runs, guarantees, threads, instances, latency,
+                true, warmup, base, dir);
+        List<RunResult> results;
+        try (Bench bench = Bench.start(settings)) {
+            results = bench.runAll(r -> {
+                out.println(BenchReport.line(r));
+                out.flush();
+            });
+        }
+        String report = BenchReport.markdown(results);
+        out.println();
+        out.print(report);
+        out.flush();
+        if (reportFile != null) {
+            Files.writeString(reportFile, report, StandardCharsets.UTF_8);
+        }
+        return results.stream().anyMatch(RunResult::timedOut) ? 1 : 0;
+    }
+}

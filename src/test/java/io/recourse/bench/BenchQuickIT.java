@@ -1,0 +1,58 @@
+package io.recourse.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recourse.runtime.RecourseConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code recourse bench}'s logic on tiny sizes against the embedded broker (not timed: it asserts
+ * what was measured and cleaned, never how fast).
+ */
+class BenchQuickIT {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aTinyRunMeasuresBothTopologiesAndThePacedLatencyThenLeavesNothingBehind() throws Exception {
+        Path work = tmp.resolve("bench");
+        Bench.Settings settings = new Bench.Settings(20, 1, 5, 1, List.of("exactly_once_v2"), List.of(1), List.of(1),
+                true, true, false, RecourseConfig.defaults(), work);
+        long failing = 0;
+        Workload w = new Workload(Workload.Options.defaults(5, 20).withTurnsPerSession(1));
+        long count = 0;
+        while (w.hasNext()) {
+            Workload.Record r = w.next();
+            count++;
+            failing += r.failingTerminal() ? 1 : 0;
+        }
+        long records = count;
+
+        List<RunResult> results;
+        try (Bench bench = Bench.start(settings)) {
+            results = bench.runAll(r -> { });
+        }
+
+        assertThat(results).extracting(r -> r.scenario().label())
+                .containsExactly("pass-through eos t1 i1", "full eos t1 i1", results.get(2).scenario().label());
+        assertThat(results.get(2).scenario().rate()).isPositive();
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r.timedOut()).as(r.scenario().label()).isFalse();
+            assertThat(r.framesPerSecond()).isPositive();
+        });
+        assertThat(results.get(0).records()).isEqualTo(records);
+        assertThat(results.get(1).records()).isEqualTo(records);
+        // the full topology's state was measured on its changelogs
+        assertThat(results.get(1).storeBytes()).containsKey("recourse-evidence-turns");
+        assertThat(results.get(1).stateBytesPerSession()).isPositive();
+        // the pass-through copy of every failing turn's terminal frame was seen by the read_committed observer
+        assertThat(results.get(0).classificationCount()).isEqualTo((int) failing);
+        assertThat(BenchReport.markdown(results)).contains("| pass-through | exactly_once_v2 | 1 | 1 | " + records);
+        assertThat(Files.exists(work)).isFalse();
+    }
+}

@@ -1,0 +1,147 @@
+package io.recourse.classification;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+
+/**
+ * {@link RegexPrefilter#find} answers exactly as its regex's {@code find()}: checked for every
+ * regex of the shipped catalogue (rules, conditions' {@code unless}, markers) on the corpus's
+ * texts and on generated texts made of the patterns' own literals and words and separators.
+ */
+class RegexPrefilterProperties {
+
+    private static final long SEED = 0x5A41_7153_0009L;
+    private static final Catalogue CATALOGUE = Catalogue.loadDefault();
+
+    private static List<Pattern> patterns() {
+        List<Pattern> out = new ArrayList<>();
+        List<Rule.Condition> conditions = new ArrayList<>();
+        CATALOGUE.rules().forEach(r -> conditions.addAll(r.conditions()));
+        CATALOGUE.backgroundMarkers().forEach(m -> conditions.add(m.condition()));
+        CATALOGUE.surfacedShapes().forEach(m -> conditions.add(m.condition()));
+        for (Rule.Condition c : conditions) {
+            for (Rule.FieldMatch f : new Rule.FieldMatch[] {c.match(), c.unless()}) {
+                if (f != null && f.type() == Rule.MatchType.REGEX) {
+                    out.add(f.pattern());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every string value in the corpus signature lines: messages, stderr lines, bodies, chunks. */
+    private static List<String> corpusTexts() {
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : SignatureFixtures.readJson("corpus/signatures.jsonl")) {
+            collect(n, out);
+        }
+        for (JsonNode n : SignatureFixtures.readJson("corpus/sequences.jsonl")) {
+            collect(n, out);
+        }
+        return out;
+    }
+
+    private static void collect(JsonNode n, List<String> out) {
+        if (n.isTextual()) {
+            out.add(n.asText());
+        } else if (n.isContainerNode()) {
+            n.forEach(c -> collect(c, out));
+            if (n.isObject()) {
+                out.add(n.toString()); // bodies and data are read as JSON text too
+            }
+        }
+    }
+
+    @Test
+    void mostAlternativesOfTheCatalogueRegexesGetLiterals() {
+        int parts = 0;
+        int prefiltered = 0;
+        for (Pattern p : patterns()) {
+            parts += RegexPrefilter.splitTopLevel(p.pattern()).size();
+            prefiltered += RegexPrefilter.of(p).prefilteredParts();
+        }
+
+        assertThat(prefiltered).as("alternatives with literals of %d", parts).isGreaterThan(parts * 3 / 4);
+    }
+
+    @Test
+    void findAgreesWithTheRegexOnEveryCorpusText() {
+        List<String> texts = corpusTexts();
+        int matches = 0;
+        for (Pattern p : patterns()) {
+            RegexPrefilter f = RegexPrefilter.of(p);
+            for (String t : texts) {
+                boolean expected = p.matcher(t).find();
+                matches += expected ? 1 : 0;
+                assertThat(f.find(t)).as("/%s/ on %s", p.pattern(), t).isEqualTo(expected);
+            }
+        }
+        assertThat(matches).as("texts some regex matches").isGreaterThan(100);
+    }
+
+    @Test
+    void findAgreesWithTheRegexOnGeneratedTexts() {
+        List<Pattern> patterns = patterns();
+        List<String> pieces = new ArrayList<>(List.of(" ", "  ", "\n", ":", "\"", "'", "`", "-", "_", ".", "/", "0",
+                "429", "529", "500", "{", "}", "=", "a", "the", "your", "is", "has been", "not", "error", "limit"));
+        for (Pattern p : patterns) {
+            List<String> lits = RegexPrefilter.of(p).literals();
+            if (lits != null) {
+                pieces.addAll(lits);
+                lits.forEach(l -> pieces.add(l.toUpperCase(Locale.ROOT)));
+            }
+            // words of the pattern itself, so generated texts come near its matches
+            for (String w : p.pattern().split("[^A-Za-z0-9_]+")) {
+                if (w.length() > 1) {
+                    pieces.add(w);
+                }
+            }
+        }
+        Gen<String> texts = lists().of(Generate.pick(pieces)).ofSizeBetween(1, 14)
+                .map(parts -> parts.stream().collect(Collectors.joining()));
+        qt().withFixedSeed(SEED).withExamples(4000)
+                .forAll(texts, integers().between(0, patterns.size() - 1))
+                .checkAssert((text, i) -> {
+                    Pattern p = patterns.get(i);
+                    assertThat(RegexPrefilter.of(p).find(text)).as("/%s/ on %s", p.pattern(), text)
+                            .isEqualTo(p.matcher(text).find());
+                });
+    }
+
+    @Test
+    void aLeadingLiteralStopsBeforeAnOptionalAtomAndAfterARepeatedOne() {
+        assertThat(RegexPrefilter.leadingLiteral("usage_?limit")).isEqualTo("usage");
+        assertThat(RegexPrefilter.leadingLiteral("(?<![a-z0-9_])rate_limit_(?:error)")).isEqualTo("rate_limit_");
+        assertThat(RegexPrefilter.leadingLiteral("API\\s{1,3}Error")).isEqualTo("API");
+        assertThat(RegexPrefilter.leadingLiteral("ab+c")).isEqualTo("ab");
+        assertThat(RegexPrefilter.leadingLiteral("\\\"code\\\"")).isEqualTo("\"code\"");
+        assertThat(RegexPrefilter.leadingLiteral("(?:x|y)z")).isEmpty();
+    }
+
+    @Test
+    void aRequiredRunIsTheLongestLiteralNoQuantifierMakesOptional() {
+        assertThat(RegexPrefilter.requiredRun("(?:\\w{1,30}_)?quota[\\s_](?:exceeded)")).isEqualTo("quota");
+        assertThat(RegexPrefilter.requiredRun("(?:error|hit)[^\\n]{0,60}(?<![a-z])rate[\\s_-]?limit")).isEqualTo("limit");
+        assertThat(RegexPrefilter.requiredRun("[A-Z]{2,20}_API_KEY\\s{1,3}")).isEqualTo("_API_KEY");
+        assertThat(RegexPrefilter.requiredRun("colou?r")).isEqualTo("colo");
+        assertThat(RegexPrefilter.requiredRun("ab\\.cd+e")).isEqualTo("ab.cd");
+        assertThat(RegexPrefilter.requiredRun("\\d{1,3}\\s")).isNull();
+    }
+
+    @Test
+    void alternativesAreSplitOnlyAtTheTopLevel() {
+        assertThat(RegexPrefilter.splitTopLevel("abc|d(e|f)|[|]g|h\\|i")).containsExactly("abc", "d(e|f)", "[|]g", "h\\|i");
+    }
+}
