@@ -1,9 +1,7 @@
 package io.recourse.interactive;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import io.recourse.time.TimeIndexKey;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Comparator;
 
 /**
@@ -12,27 +10,22 @@ import java.util.Comparator;
  * session id in UTF-8 — never decimal text. Because instants are non-negative, the keys' unsigned
  * lexicographic byte order (the order of Kafka's {@code Bytes} and of RocksDB) is the order
  * instant, kind, session id; so a punctuator fires everything due with one range scan
- * {@code range(scanFrom(), scanTo(now))}.
+ * {@code range(scanFrom(), scanTo(now))}. The byte layout is {@link TimeIndexKey}'s.
  */
 public final class TimerKey {
 
     /** Size of the instant prefix in bytes. */
-    public static final int INSTANT_BYTES = Long.BYTES;
+    public static final int INSTANT_BYTES = TimeIndexKey.INSTANT_BYTES;
 
     /** Unsigned lexicographic byte order, equal to {@link TimerEntry#ORDER} on encoded keys. */
-    public static final Comparator<byte[]> ORDER = Arrays::compareUnsigned;
+    public static final Comparator<byte[]> ORDER = TimeIndexKey.ORDER;
 
     private TimerKey() {
     }
 
     /** Encodes an entry as {@code instant(8, big-endian) · kind(1) · session id (UTF-8)}. */
     public static byte[] encode(TimerEntry entry) {
-        byte[] session = entry.sessionId().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(INSTANT_BYTES + 1 + session.length)
-                .putLong(entry.dueAt().toEpochMilli())
-                .put(entry.kind().code())
-                .put(session)
-                .array();
+        return TimeIndexKey.encode(entry.dueAt(), entry.kind().code(), entry.sessionId());
     }
 
     /**
@@ -42,19 +35,13 @@ public final class TimerKey {
      *                                  or an unknown kind byte
      */
     public static TimerEntry decode(byte[] key) {
-        if (key == null || key.length < INSTANT_BYTES + 1) {
-            throw new IllegalArgumentException("timer key shorter than " + (INSTANT_BYTES + 1) + " bytes");
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(key);
-        long millis = buffer.getLong();
-        TimerKind kind = TimerKind.ofCode(buffer.get());
-        String session = new String(key, INSTANT_BYTES + 1, key.length - INSTANT_BYTES - 1, StandardCharsets.UTF_8);
-        return new TimerEntry(kind, Instant.ofEpochMilli(millis), session);
+        TimeIndexKey decoded = TimeIndexKey.decode(key);
+        return new TimerEntry(TimerKind.ofCode(decoded.kind()), decoded.due(), decoded.id());
     }
 
     /** The lowest possible key (inclusive lower bound of a scan): eight zero bytes. */
     public static byte[] scanFrom() {
-        return new byte[INSTANT_BYTES];
+        return TimeIndexKey.lowerBound();
     }
 
     /**
@@ -63,6 +50,6 @@ public final class TimerKey {
      * bound exactly when its instant is after {@code now}.
      */
     public static byte[] scanTo(Instant now) {
-        return ByteBuffer.allocate(INSTANT_BYTES).putLong(now.toEpochMilli() + 1).array();
+        return TimeIndexKey.upperBound(now);
     }
 }

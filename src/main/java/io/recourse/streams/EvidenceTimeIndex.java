@@ -1,9 +1,7 @@
 package io.recourse.streams;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import io.recourse.time.TimeIndexKey;
 import java.time.Instant;
-import java.util.Arrays;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
@@ -11,6 +9,7 @@ import org.apache.kafka.common.utils.Bytes;
  * big-endian epoch-millisecond instant, a kind byte, then the UTF-8 turn key
  * {@code <session_id>/<prompt_generation>}. Byte order is time order for instants at or after the
  * epoch, so a range scan from the start up to {@link #upTo(long)} returns exactly the due entries.
+ * The byte layout is {@link TimeIndexKey}'s; this class only maps the kind byte and wraps in {@link Bytes}.
  */
 public final class EvidenceTimeIndex {
 
@@ -46,13 +45,16 @@ public final class EvidenceTimeIndex {
 
     /** The key of an entry due at {@code due} (UTC). */
     public static Bytes key(Instant due, Kind kind, String turnKey) {
-        byte[] id = turnKey.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(9 + id.length).putLong(due.toEpochMilli()).put(kind.code).put(id).array());
+        return Bytes.wrap(TimeIndexKey.encode(due, kind.code, turnKey));
     }
 
-    /** The inclusive upper bound of a scan for everything due at or before {@code epochMillis}. */
+    /**
+     * The inclusive upper bound of a scan for everything due at or before {@code epochMillis}: the
+     * 8-byte prefix of {@code epochMillis + 1} ({@link TimeIndexKey#upperBound(Instant)}), which no
+     * real (9+ byte) key equals.
+     */
     public static Bytes upTo(long epochMillis) {
-        return Bytes.wrap(ByteBuffer.allocate(9).putLong(epochMillis).put((byte) 0xFF).array());
+        return Bytes.wrap(TimeIndexKey.upperBound(Instant.ofEpochMilli(epochMillis)));
     }
 
     /**
@@ -61,12 +63,7 @@ public final class EvidenceTimeIndex {
      * @throws IllegalArgumentException when the key is shorter than 9 bytes or has an unknown kind
      */
     public static Entry decode(Bytes key) {
-        byte[] b = key.get();
-        if (b.length < 9) {
-            throw new IllegalArgumentException("time-index key of " + b.length + " bytes");
-        }
-        ByteBuffer buf = ByteBuffer.wrap(b);
-        return new Entry(Instant.ofEpochMilli(buf.getLong()), Kind.of(buf.get()),
-                new String(Arrays.copyOfRange(b, 9, b.length), StandardCharsets.UTF_8));
+        TimeIndexKey decoded = TimeIndexKey.decode(key.get());
+        return new Entry(decoded.due(), Kind.of(decoded.kind()), decoded.id());
     }
 }
