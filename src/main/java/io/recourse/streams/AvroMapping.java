@@ -288,4 +288,29 @@ public final class AvroMapping {
                 u.getLaunch(), signals, u.getTerminalAt(), u.getStopReason(), u.getAssistantOutputSeen(),
                 u.getToolActivitySeen(), u.getDroppedSignals());
     }
+
+    /**
+     * The turn context carried by any branch of a SessionEvent (DESIGN §4).
+     *
+     * @throws IllegalArgumentException for an unknown branch
+     */
+    public static io.recourse.avro.TurnContext contextOf(io.recourse.avro.SessionEvent e) {
+        Object inner = e.getEvent();
+        if (inner instanceof io.recourse.avro.TurnStarted x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.TurnProgressed x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.TurnOutcome x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.TurnExpired x) {
+            return x.getContext();
+        }
+        if (inner instanceof io.recourse.avro.SessionStopped x) {
+            return x.getContext();
+        }
+        throw new IllegalArgumentException("unknown SessionEvent branch " + (inner == null ? null : inner.getClass()));
+    }
 }

@@ -217,23 +217,7 @@ public final class RecourseTopology {
 
     /** The turn context of any SessionEvent branch. */
     static io.recourse.avro.TurnContext context(io.recourse.avro.SessionEvent e) {
-        Object inner = e.getEvent();
-        if (inner instanceof io.recourse.avro.TurnStarted x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.TurnProgressed x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.TurnOutcome x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.TurnExpired x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.SessionStopped x) {
-            return x.getContext();
-        }
-        throw new IllegalArgumentException("unknown SessionEvent branch " + (inner == null ? null : inner.getClass()));
+        return AvroMapping.contextOf(e);
     }
 
     /** The Streams properties the builder itself needs: only what shapes the topology. */

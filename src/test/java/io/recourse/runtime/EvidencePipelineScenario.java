@@ -211,20 +211,7 @@ abstract class EvidencePipelineScenario {
     }
 
     private static io.recourse.avro.TurnContext context(SessionEvent e) {
-        Object inner = e.getEvent();
-        if (inner instanceof io.recourse.avro.TurnStarted x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.TurnProgressed x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.TurnOutcome x) {
-            return x.getContext();
-        }
-        if (inner instanceof io.recourse.avro.TurnExpired x) {
-            return x.getContext();
-        }
-        return ((io.recourse.avro.SessionStopped) inner).getContext();
+        return io.recourse.streams.AvroMapping.contextOf(e);
     }
 
     private <K, V> List<ConsumerRecord<K, V>> awaitRecords(String topic, Deserializer<K> keys, Deserializer<V> values, int atLeast) {
