@@ -1,28 +1,36 @@
 package io.recourse.ingress;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recourse.WireName;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
-import java.util.regex.Pattern;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Parses and validates one record of {@code recourse.agent-frames} into a {@link Frame}
  * (DESIGN §3). Strict about the required fields and the types of known fields, lenient about
  * unknown fields. Checks, in this order: the raw size bound (before any parsing), the key's
- * syntax, JSON syntax (one object, nothing after it, no duplicate keys), the fields, the
- * routing identity of dynamic profiles, and the agreement of key and body.
+ * syntax, JSON syntax (one object, nothing after it, no duplicate keys at any depth), the
+ * fields, the routing identity of dynamic profiles, and the agreement of key and body.
  *
  * <p>The key is split at its <em>last</em> {@code /}: the left part must equal
  * {@code session_id} (which may itself contain {@code /}), the right part must be the decimal
  * form of {@code prompt_generation}.
+ *
+ * <p>How (issue 8): one pass of Jackson's streaming parser over the envelope's top-level fields;
+ * only {@code payload}, {@code turn_config} and values that are not of their field's type become
+ * trees. Top-level duplicate keys are found with a bit set of the known fields (and a set of the
+ * unknown names, if any); nested ones by the tree reader
+ * ({@code FAIL_ON_READING_DUP_TREE_KEY}). Any value that is not a well-formed JSON object is
+ * re-read with a strict tree parser, so its rejection message (the position of the first
+ * error) is the one the tree parser gives.
  *
  * <p>Thread-safe and stateless apart from its configuration.
  */
@@ -31,12 +39,78 @@ public final class FrameParser {
     /** The default size bound of a frame value: 256 KiB (DESIGN §3). */
     public static final int DEFAULT_MAX_BYTES = 256 * 1024;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
+    /** The reference reader: whole value as one tree, strict about duplicates and trailing data. */
+    private static final ObjectMapper STRICT_TREE = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
-    private static final Pattern RFC_3339 = Pattern.compile(
-            "\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
+    /** Streaming envelope parser: duplicates are checked by {@link Envelope} and by {@link #VALUES}. */
+    private static final JsonFactory STREAMING = new JsonFactory();
+
+    /** Reads one value (payload, turn_config, unknown or mistyped values) from inside the envelope. */
+    private static final ObjectMapper VALUES = new ObjectMapper(STREAMING)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+
+    private static final String BAD_INSTANT = "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z";
+
+    // Known fields, numbered in the order the checks report them.
+    private static final int SESSION_ID = 0;
+    private static final int PROMPT_GENERATION = 1;
+    private static final int SEQ = 2;
+    private static final int OCCURRED_AT = 3;
+    private static final int SOURCE = 4;
+    private static final int PAYLOAD = 5;
+    private static final int PROFILE_KIND = 6;
+    private static final int WORKSPACE_ID = 7;
+    private static final int RUN_ID = 8;
+    private static final int EXECUTION_PROFILE_ID = 9;
+    private static final int AGENT_TYPE = 10;
+    private static final int PROVIDER_ID = 11;
+    private static final int MODEL_ID = 12;
+    private static final int TASK_ID = 13;
+    private static final int AGENT_PROFILE_ID = 14;
+    private static final int PHASE = 15;
+    private static final int PROMPT_ORIGIN = 16;
+    private static final int COMMAND_ID = 17;
+    private static final int RETRY_OF_GENERATION = 18;
+    private static final int PROMPT_DIGEST = 19;
+    private static final int TURN_CONFIG = 20;
+    private static final int RESUME_GUARANTEE = 21;
+    private static final int REQUIRED = (1 << SESSION_ID) | (1 << PROMPT_GENERATION) | (1 << SEQ) | (1 << OCCURRED_AT)
+            | (1 << SOURCE) | (1 << PAYLOAD);
+
+    private static final String[] NAMES = {"session_id", "prompt_generation", "seq", "occurred_at", "source", "payload",
+            "profile_kind", "workspace_id", "run_id", "execution_profile_id", "agent_type", "provider_id", "model_id",
+            "task_id", "agent_profile_id", "phase", "prompt_origin", "command_id", "retry_of_generation", "prompt_digest",
+            "turn_config", "resume_guarantee"};
+
+    /** Per field: the rejection message when present with the wrong type or value. */
+    private static final String[] INVALID = new String[NAMES.length];
+    /** Per field: the rejection message when required and absent or null. */
+    private static final String[] MISSING = new String[NAMES.length];
+
+    static {
+        String integer = "must be an integer between 0 and " + Integer.MAX_VALUE;
+        for (int f = 0; f < NAMES.length; f++) {
+            MISSING[f] = "required field " + NAMES[f] + " is missing";
+            INVALID[f] = "field " + NAMES[f] + " must be a string";
+        }
+        INVALID[SESSION_ID] = "field session_id must be a non-empty string";
+        INVALID[PROMPT_GENERATION] = "field prompt_generation " + integer;
+        INVALID[RETRY_OF_GENERATION] = "field retry_of_generation " + integer;
+        INVALID[SEQ] = "field seq must be an integer between 0 and " + Long.MAX_VALUE;
+        INVALID[OCCURRED_AT] = "field occurred_at " + BAD_INSTANT;
+        INVALID[SOURCE] = "field source must be one of " + allowed(FrameSource.class);
+        INVALID[PROFILE_KIND] = "field profile_kind must be one of " + allowed(ProfileKind.class);
+        INVALID[PHASE] = "field phase must be one of " + allowed(Phase.class);
+        INVALID[PROMPT_ORIGIN] = "field prompt_origin must be one of " + allowed(PromptOrigin.class);
+        INVALID[PAYLOAD] = "field payload must be a JSON object";
+        INVALID[TURN_CONFIG] = "field turn_config must be a JSON object";
+        INVALID[RESUME_GUARANTEE] = "field resume_guarantee must be a boolean";
+    }
+
+    /** {@code occurred_at} present but not a string. */
+    private static final String OCCURRED_AT_NOT_TEXT = "field occurred_at must be an RFC 3339 date-time string";
 
     private final int maxBytes;
 
@@ -72,100 +146,78 @@ public final class FrameParser {
      */
     public Frame parse(String key, byte[] value) throws FrameRejectedException {
         if (value == null) {
-            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is null");
+            throw reject(DlqReason.INVALID_JSON, "frame value is null");
         }
         if (value.length > maxBytes) {
-            throw new FrameRejectedException(DlqReason.OVERSIZED,
+            throw reject(DlqReason.OVERSIZED,
                     "frame value has " + value.length + " bytes, more than the bound of " + maxBytes);
         }
         int slash = key == null ? -1 : key.lastIndexOf('/');
         if (slash < 0) {
-            throw new FrameRejectedException(DlqReason.INVALID_KEY,
+            throw reject(DlqReason.INVALID_KEY,
                     key == null ? "record key is null" : "record key has no '/' (expected <session_id>/<prompt_generation>)");
         }
-        String keySession = key.substring(0, slash);
-        String keyGeneration = key.substring(slash + 1);
-        if (keySession.isEmpty() || !isDecimal(keyGeneration)) {
-            throw new FrameRejectedException(DlqReason.INVALID_KEY,
+        if (slash == 0 || !isDecimal(key, slash + 1)) {
+            throw reject(DlqReason.INVALID_KEY,
                     "record key is not <session_id>/<prompt_generation> with a non-empty session id and a decimal generation");
         }
 
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(value);
-        } catch (IOException | RuntimeException e) {
-            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is not valid JSON" + where(e));
+        Envelope e = new Envelope();
+        if (!e.readFrom(value)) {
+            // Not exactly one well-formed JSON object without duplicate keys: the strict tree reader
+            // names the first error; if it finds none (it always does), its tree is read instead.
+            JsonNode root;
+            try {
+                root = STRICT_TREE.readTree(value);
+            } catch (IOException | RuntimeException ex) {
+                throw reject(DlqReason.INVALID_JSON, "frame value is not valid JSON" + where(ex));
+            }
+            if (root == null || !root.isObject()) {
+                throw reject(DlqReason.INVALID_JSON, "frame value is not a JSON object");
+            }
+            e = new Envelope();
+            if (!e.readFrom(root)) {
+                throw reject(DlqReason.INVALID_JSON, "frame value is not valid JSON");
+            }
         }
-        if (root == null || !root.isObject()) {
-            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is not a JSON object");
-        }
+        e.checkFields();
+        Frame frame = e.toFrame();
 
-        String sessionId = requiredText(root, "session_id");
-        int generation = requiredInt(root, "prompt_generation");
-        long seq = requiredLong(root, "seq");
-        Instant occurredAt = requiredInstant(root, "occurred_at");
-        FrameSource source = requiredEnum(root, "source", FrameSource.class);
-        JsonNode payload = required(root, "payload");
-        if (!payload.isObject()) {
-            throw invalid("payload", "must be a JSON object");
+        if (frame.profileKind() == ProfileKind.DYNAMIC) {
+            requireRoutingIdentity("workspace_id", frame.workspaceId());
+            requireRoutingIdentity("run_id", frame.runId());
+            requireRoutingIdentity("execution_profile_id", frame.executionProfileId());
         }
-
-        ProfileKind profileKind = optionalEnum(root, "profile_kind", ProfileKind.class);
-        String workspaceId = optionalText(root, "workspace_id");
-        String runId = optionalText(root, "run_id");
-        String executionProfileId = optionalText(root, "execution_profile_id");
-        Frame frame = new Frame(
-                sessionId,
-                generation,
-                seq,
-                occurredAt,
-                source,
-                payload,
-                optionalText(root, "agent_type"),
-                optionalText(root, "provider_id"),
-                optionalText(root, "model_id"),
-                profileKind,
-                workspaceId,
-                runId,
-                executionProfileId,
-                optionalText(root, "task_id"),
-                optionalText(root, "agent_profile_id"),
-                optionalEnum(root, "phase", Phase.class),
-                optionalEnum(root, "prompt_origin", PromptOrigin.class),
-                optionalText(root, "command_id"),
-                optionalNonNegativeInt(root, "retry_of_generation"),
-                optionalText(root, "prompt_digest"),
-                optionalObject(root, "turn_config"),
-                optionalBoolean(root, "resume_guarantee"));
-
-        if (profileKind == ProfileKind.DYNAMIC) {
-            requireRoutingIdentity("workspace_id", workspaceId);
-            requireRoutingIdentity("run_id", runId);
-            requireRoutingIdentity("execution_profile_id", executionProfileId);
-        }
-        if (!keySession.equals(sessionId)) {
-            throw new FrameRejectedException(DlqReason.KEY_MISMATCH,
+        String sessionId = frame.sessionId();
+        if (sessionId.length() != slash || !key.startsWith(sessionId)) {
+            throw reject(DlqReason.KEY_MISMATCH,
                     "record key's session part (before the last '/') differs from field session_id");
         }
-        if (!keyGeneration.equals(Integer.toString(generation))) {
-            throw new FrameRejectedException(DlqReason.KEY_MISMATCH,
+        if (!isDecimalOf(key, slash + 1, frame.promptGeneration())) {
+            throw reject(DlqReason.KEY_MISMATCH,
                     "record key's generation part (after the last '/') differs from field prompt_generation");
         }
         return frame;
     }
 
+    private static FrameRejectedException reject(DlqReason reason, String message) {
+        return new FrameRejectedException(reason, message, false);
+    }
+
     private static void requireRoutingIdentity(String field, String value) throws FrameRejectedException {
         if (value == null || value.isBlank()) {
-            throw new FrameRejectedException(DlqReason.MISSING_ROUTING_IDENTITY,
+            throw reject(DlqReason.MISSING_ROUTING_IDENTITY,
                     "field " + field + " is required when profile_kind is dynamic");
         }
     }
 
-    private static boolean isDecimal(String s) {
-        if (s.isEmpty() || s.length() > 10) {
+    /** Whether {@code s} from {@code from} on is 1 to 10 ASCII digits. */
+    private static boolean isDecimal(String s, int from) {
+        int n = s.length() - from;
+        if (n == 0 || n > 10) {
             return false;
         }
-        for (int i = 0; i < s.length(); i++) {
+        for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < '0' || c > '9') {
                 return false;
@@ -174,129 +226,24 @@ public final class FrameParser {
         return true;
     }
 
-    private static JsonNode required(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            throw new FrameRejectedException(DlqReason.MISSING_FIELD, "required field " + field + " is missing");
+    /** Whether the digits of {@code s} from {@code from} on are {@code Integer.toString(n)}: no sign, no leading zero. */
+    private static boolean isDecimalOf(String s, int from, int n) {
+        if (s.length() - from > 1 && s.charAt(from) == '0') {
+            return false;
         }
-        return node;
+        long value = 0;
+        for (int i = from; i < s.length(); i++) {
+            value = value * 10 + (s.charAt(i) - '0');
+        }
+        return value == n;
     }
 
-    private static FrameRejectedException invalid(String field, String why) {
-        return new FrameRejectedException(DlqReason.INVALID_FIELD, "field " + field + " " + why);
-    }
-
-    private static String requiredText(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = required(root, field);
-        if (!node.isTextual() || node.asText().isEmpty()) {
-            throw invalid(field, "must be a non-empty string");
-        }
-        return node.asText();
-    }
-
-    private static int requiredInt(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = required(root, field);
-        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0) {
-            throw invalid(field, "must be an integer between 0 and " + Integer.MAX_VALUE);
-        }
-        return node.intValue();
-    }
-
-    private static long requiredLong(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = required(root, field);
-        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < 0) {
-            throw invalid(field, "must be an integer between 0 and " + Long.MAX_VALUE);
-        }
-        return node.longValue();
-    }
-
-    private static Instant requiredInstant(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = required(root, field);
-        if (!node.isTextual()) {
-            throw invalid(field, "must be an RFC 3339 date-time string");
-        }
-        // RFC 3339 §5.6: seconds and an offset are required; 't'/'z' may be lower case, 'T' may be a space.
-        String text = node.asText();
-        if (!RFC_3339.matcher(text).matches()) {
-            throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
-        }
-        text = text.toUpperCase(Locale.ROOT).replace(' ', 'T');
-        try {
-            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-        } catch (DateTimeParseException e) {
-            throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
-        }
-    }
-
-    private static <E extends Enum<E> & WireName> E requiredEnum(JsonNode root, String field, Class<E> type)
-            throws FrameRejectedException {
-        return toEnum(field, required(root, field), type);
-    }
-
-    private static <E extends Enum<E> & WireName> E optionalEnum(JsonNode root, String field, Class<E> type)
-            throws FrameRejectedException {
-        JsonNode node = root.get(field);
-        return node == null || node.isNull() ? null : toEnum(field, node, type);
-    }
-
-    private static <E extends Enum<E> & WireName> E toEnum(String field, JsonNode node, Class<E> type)
-            throws FrameRejectedException {
-        if (node.isTextual()) {
-            for (E e : type.getEnumConstants()) {
-                if (e.wire().equals(node.asText())) {
-                    return e;
-                }
-            }
-        }
+    private static <E extends Enum<E> & WireName> String allowed(Class<E> type) {
         StringBuilder allowed = new StringBuilder();
         for (E e : type.getEnumConstants()) {
             allowed.append(allowed.length() == 0 ? "" : ", ").append(e.wire());
         }
-        throw invalid(field, "must be one of " + allowed);
-    }
-
-    private static String optionalText(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isTextual()) {
-            throw invalid(field, "must be a string");
-        }
-        return node.asText();
-    }
-
-    private static Integer optionalNonNegativeInt(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0) {
-            throw invalid(field, "must be an integer between 0 and " + Integer.MAX_VALUE);
-        }
-        return node.intValue();
-    }
-
-    private static JsonNode optionalObject(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isObject()) {
-            throw invalid(field, "must be a JSON object");
-        }
-        return node;
-    }
-
-    private static boolean optionalBoolean(JsonNode root, String field) throws FrameRejectedException {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return false;
-        }
-        if (!node.isBoolean()) {
-            throw invalid(field, "must be a boolean");
-        }
-        return node.booleanValue();
+        return allowed.toString();
     }
 
     /** Only the position: Jackson's own messages quote the offending input, which may hold secrets. */
@@ -305,5 +252,285 @@ public final class FrameParser {
             return " (at line " + jpe.getLocation().getLineNr() + ", column " + jpe.getLocation().getColumnNr() + ")";
         }
         return "";
+    }
+
+    /**
+     * The envelope's fields as read in one pass, before they are checked. A field is
+     * <em>present</em> when given and not {@code null}, <em>wrong</em> when present with a type or
+     * value its field does not allow; values of wrong fields are read (so their JSON is checked)
+     * and dropped.
+     */
+    private static final class Envelope {
+        /** Known fields seen, null or not (duplicate detection). */
+        private int seen;
+        private int present;
+        private int wrong;
+        /** Unknown top-level names seen, created on the first one. */
+        private Set<String> unknown;
+        private boolean occurredAtNotText;
+
+        private String sessionId;
+        private int promptGeneration;
+        private long seq;
+        private Instant occurredAt;
+        private FrameSource source;
+        private JsonNode payload;
+        private ProfileKind profileKind;
+        private Phase phase;
+        private PromptOrigin promptOrigin;
+        private int retryOfGeneration;
+        private JsonNode turnConfig;
+        private boolean resumeGuarantee;
+        /** Optional string fields by field number (only the string fields are set). */
+        private final String[] text = new String[NAMES.length];
+
+        /**
+         * Reads {@code value} as a single JSON object.
+         *
+         * @return false when it is not exactly one well-formed object without duplicate keys
+         *         (also on any error Jackson reports)
+         */
+        boolean readFrom(byte[] value) {
+            try (JsonParser p = STREAMING.createParser(value)) {
+                return readObject(p);
+            } catch (IOException | RuntimeException ex) {
+                return false;
+            }
+        }
+
+        /** Reads an already parsed tree (the slow path): no duplicates or syntax errors remain. */
+        boolean readFrom(JsonNode root) {
+            try (JsonParser p = VALUES.treeAsTokens(root)) {
+                return readObject(p);
+            } catch (IOException | RuntimeException ex) {
+                return false;
+            }
+        }
+
+        private boolean readObject(JsonParser p) throws IOException {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            String name;
+            while ((name = p.nextFieldName()) != null) {
+                JsonToken t = p.nextToken();
+                int f = field(name);
+                if (f < 0) {
+                    if (unknown == null) {
+                        unknown = new HashSet<>();
+                    }
+                    if (!unknown.add(name)) {
+                        return false;
+                    }
+                    VALUES.readTree(p); // unused, but must be well-formed JSON like the rest
+                    continue;
+                }
+                int bit = 1 << f;
+                if ((seen & bit) != 0) {
+                    return false;
+                }
+                seen |= bit;
+                if (t == JsonToken.VALUE_NULL) {
+                    continue;
+                }
+                present |= bit;
+                if (!readKnown(p, t, f)) {
+                    wrong |= bit;
+                    if (t.isStructStart() || t.isNumeric() || t == JsonToken.VALUE_STRING) {
+                        VALUES.readTree(p);
+                    }
+                }
+            }
+            return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null;
+        }
+
+        /** Reads the value of known field {@code f} at token {@code t}; false when its type or value is wrong (value not consumed if structured). */
+        private boolean readKnown(JsonParser p, JsonToken t, int f) throws IOException {
+            switch (f) {
+                case PAYLOAD, TURN_CONFIG -> {
+                    if (t != JsonToken.START_OBJECT) {
+                        return false;
+                    }
+                    JsonNode node = VALUES.readTree(p);
+                    if (f == PAYLOAD) {
+                        payload = node;
+                    } else {
+                        turnConfig = node;
+                    }
+                    return true;
+                }
+                case PROMPT_GENERATION, SEQ, RETRY_OF_GENERATION -> {
+                    if (t != JsonToken.VALUE_NUMBER_INT) {
+                        return false;
+                    }
+                    return readInteger(p, f);
+                }
+                case RESUME_GUARANTEE -> {
+                    if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+                        return false;
+                    }
+                    resumeGuarantee = t == JsonToken.VALUE_TRUE;
+                    return true;
+                }
+                default -> {
+                    if (t != JsonToken.VALUE_STRING) {
+                        if (f == OCCURRED_AT) {
+                            occurredAtNotText = true;
+                        }
+                        return false;
+                    }
+                    return readText(p.getText(), f);
+                }
+            }
+        }
+
+        /** Integral number, as the tree reader converts it ({@code int}, {@code long} or {@code BigInteger}). */
+        private boolean readInteger(JsonParser p, int f) throws IOException {
+            long v;
+            boolean fitsInt;
+            boolean fitsLong = true;
+            switch (p.getNumberType()) {
+                case INT -> {
+                    v = p.getIntValue();
+                    fitsInt = true;
+                }
+                case LONG -> {
+                    v = p.getLongValue();
+                    fitsInt = v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
+                }
+                default -> {
+                    BigInteger b = p.getBigIntegerValue();
+                    fitsLong = b.bitLength() <= 63;
+                    v = b.longValue();
+                    fitsInt = b.bitLength() <= 31;
+                }
+            }
+            if (v < 0) {
+                return false;
+            }
+            if (f == SEQ) {
+                seq = v;
+                return fitsLong;
+            }
+            if (!fitsInt) {
+                return false;
+            }
+            if (f == PROMPT_GENERATION) {
+                promptGeneration = (int) v;
+            } else {
+                retryOfGeneration = (int) v;
+            }
+            return true;
+        }
+
+        private boolean readText(String s, int f) {
+            switch (f) {
+                case SESSION_ID -> {
+                    sessionId = s;
+                    return !s.isEmpty();
+                }
+                case OCCURRED_AT -> {
+                    occurredAt = Rfc3339.parse(s);
+                    return occurredAt != null;
+                }
+                case SOURCE -> {
+                    source = wire(FrameSource.class, s);
+                    return source != null;
+                }
+                case PROFILE_KIND -> {
+                    profileKind = wire(ProfileKind.class, s);
+                    return profileKind != null;
+                }
+                case PHASE -> {
+                    phase = wire(Phase.class, s);
+                    return phase != null;
+                }
+                case PROMPT_ORIGIN -> {
+                    promptOrigin = wire(PromptOrigin.class, s);
+                    return promptOrigin != null;
+                }
+                default -> {
+                    text[f] = s;
+                    return true;
+                }
+            }
+        }
+
+        /** The first failing check in the order DESIGN §3 lists the fields (required ones first). */
+        void checkFields() throws FrameRejectedException {
+            int failing = (REQUIRED & ~present) | wrong;
+            if (failing == 0) {
+                return;
+            }
+            int f = Integer.numberOfTrailingZeros(failing);
+            if ((wrong & (1 << f)) == 0) {
+                throw reject(DlqReason.MISSING_FIELD, MISSING[f]);
+            }
+            throw reject(DlqReason.INVALID_FIELD, f == OCCURRED_AT && occurredAtNotText ? OCCURRED_AT_NOT_TEXT : INVALID[f]);
+        }
+
+        /** The frame of a checked envelope. */
+        Frame toFrame() {
+            return new Frame(
+                    sessionId,
+                    promptGeneration,
+                    seq,
+                    occurredAt,
+                    source,
+                    payload,
+                    text[AGENT_TYPE],
+                    text[PROVIDER_ID],
+                    text[MODEL_ID],
+                    profileKind,
+                    text[WORKSPACE_ID],
+                    text[RUN_ID],
+                    text[EXECUTION_PROFILE_ID],
+                    text[TASK_ID],
+                    text[AGENT_PROFILE_ID],
+                    phase,
+                    promptOrigin,
+                    text[COMMAND_ID],
+                    (present & (1 << RETRY_OF_GENERATION)) != 0 ? retryOfGeneration : null,
+                    text[PROMPT_DIGEST],
+                    turnConfig,
+                    resumeGuarantee);
+        }
+
+        private static <E extends Enum<E> & WireName> E wire(Class<E> type, String s) {
+            try {
+                return WireName.parse(type, s);
+            } catch (IllegalArgumentException unknownValue) {
+                return null;
+            }
+        }
+
+        /** The known field's number, or -1. */
+        private static int field(String name) {
+            return switch (name) {
+                case "session_id" -> SESSION_ID;
+                case "prompt_generation" -> PROMPT_GENERATION;
+                case "seq" -> SEQ;
+                case "occurred_at" -> OCCURRED_AT;
+                case "source" -> SOURCE;
+                case "payload" -> PAYLOAD;
+                case "profile_kind" -> PROFILE_KIND;
+                case "workspace_id" -> WORKSPACE_ID;
+                case "run_id" -> RUN_ID;
+                case "execution_profile_id" -> EXECUTION_PROFILE_ID;
+                case "agent_type" -> AGENT_TYPE;
+                case "provider_id" -> PROVIDER_ID;
+                case "model_id" -> MODEL_ID;
+                case "task_id" -> TASK_ID;
+                case "agent_profile_id" -> AGENT_PROFILE_ID;
+                case "phase" -> PHASE;
+                case "prompt_origin" -> PROMPT_ORIGIN;
+                case "command_id" -> COMMAND_ID;
+                case "retry_of_generation" -> RETRY_OF_GENERATION;
+                case "prompt_digest" -> PROMPT_DIGEST;
+                case "turn_config" -> TURN_CONFIG;
+                case "resume_guarantee" -> RESUME_GUARANTEE;
+                default -> -1;
+            };
+        }
     }
 }

@@ -19,6 +19,15 @@ public final class FrameRejectedException extends Exception {
         this.reason = Objects.requireNonNull(reason, "reason");
     }
 
+    /**
+     * Without a stack trace when {@code stackTrace} is false: the parser's rejections are
+     * expected input errors (issue 8: about 1 % of the records), the reason and message say all.
+     */
+    FrameRejectedException(DlqReason reason, String message, boolean stackTrace) {
+        super(message, null, false, stackTrace);
+        this.reason = Objects.requireNonNull(reason, "reason");
+    }
+
     /** The DLQ reason, whose wire name is the header {@code recourse.error.code}. */
     public DlqReason reason() {
         return reason;

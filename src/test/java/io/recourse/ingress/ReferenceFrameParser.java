@@ -1,0 +1,315 @@
+package io.recourse.ingress;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.recourse.WireName;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Test-only reference: the tree-based {@link FrameParser} of main before issue 8's streaming
+ * rewrite (commit 865741c), kept verbatim apart from its name, so that
+ * {@code FrameParserEquivalenceProperties} can check that the fast parser gives the same frame, or
+ * the same reason and message, for every input.
+ *
+ * <p>Original Javadoc:
+ * Parses and validates one record of {@code recourse.agent-frames} into a {@link Frame}
+ * (DESIGN §3). Strict about the required fields and the types of known fields, lenient about
+ * unknown fields. Checks, in this order: the raw size bound (before any parsing), the key's
+ * syntax, JSON syntax (one object, nothing after it, no duplicate keys), the fields, the
+ * routing identity of dynamic profiles, and the agreement of key and body.
+ *
+ * <p>The key is split at its <em>last</em> {@code /}: the left part must equal
+ * {@code session_id} (which may itself contain {@code /}), the right part must be the decimal
+ * form of {@code prompt_generation}.
+ *
+ * <p>Thread-safe and stateless apart from its configuration.
+ */
+final class ReferenceFrameParser {
+
+    /** The default size bound of a frame value: 256 KiB (DESIGN §3). */
+    static final int DEFAULT_MAX_BYTES = 256 * 1024;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    private static final Pattern RFC_3339 = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
+
+    private final int maxBytes;
+
+    /** A parser with the default size bound of 256 KiB. */
+    ReferenceFrameParser() {
+        this(DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * @param maxBytes the largest accepted value in bytes (&gt; 0)
+     * @throws IllegalArgumentException when {@code maxBytes} is not positive
+     */
+    ReferenceFrameParser(int maxBytes) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("frame size bound must be positive, got " + maxBytes);
+        }
+        this.maxBytes = maxBytes;
+    }
+
+    /** The configured size bound in bytes. */
+    public int maxBytes() {
+        return maxBytes;
+    }
+
+    /**
+     * Parses one record.
+     *
+     * @param key   the record key {@code <session_id>/<prompt_generation>}
+     * @param value the record value: UTF-8 JSON of the frame envelope
+     * @return the validated frame
+     * @throws FrameRejectedException with the {@link DlqReason} and a message naming the field;
+     *                                never any other exception
+     */
+    public Frame parse(String key, byte[] value) throws FrameRejectedException {
+        if (value == null) {
+            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is null");
+        }
+        if (value.length > maxBytes) {
+            throw new FrameRejectedException(DlqReason.OVERSIZED,
+                    "frame value has " + value.length + " bytes, more than the bound of " + maxBytes);
+        }
+        int slash = key == null ? -1 : key.lastIndexOf('/');
+        if (slash < 0) {
+            throw new FrameRejectedException(DlqReason.INVALID_KEY,
+                    key == null ? "record key is null" : "record key has no '/' (expected <session_id>/<prompt_generation>)");
+        }
+        String keySession = key.substring(0, slash);
+        String keyGeneration = key.substring(slash + 1);
+        if (keySession.isEmpty() || !isDecimal(keyGeneration)) {
+            throw new FrameRejectedException(DlqReason.INVALID_KEY,
+                    "record key is not <session_id>/<prompt_generation> with a non-empty session id and a decimal generation");
+        }
+
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(value);
+        } catch (IOException | RuntimeException e) {
+            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is not valid JSON" + where(e));
+        }
+        if (root == null || !root.isObject()) {
+            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is not a JSON object");
+        }
+
+        String sessionId = requiredText(root, "session_id");
+        int generation = requiredInt(root, "prompt_generation");
+        long seq = requiredLong(root, "seq");
+        Instant occurredAt = requiredInstant(root, "occurred_at");
+        FrameSource source = requiredEnum(root, "source", FrameSource.class);
+        JsonNode payload = required(root, "payload");
+        if (!payload.isObject()) {
+            throw invalid("payload", "must be a JSON object");
+        }
+
+        ProfileKind profileKind = optionalEnum(root, "profile_kind", ProfileKind.class);
+        String workspaceId = optionalText(root, "workspace_id");
+        String runId = optionalText(root, "run_id");
+        String executionProfileId = optionalText(root, "execution_profile_id");
+        Frame frame = new Frame(
+                sessionId,
+                generation,
+                seq,
+                occurredAt,
+                source,
+                payload,
+                optionalText(root, "agent_type"),
+                optionalText(root, "provider_id"),
+                optionalText(root, "model_id"),
+                profileKind,
+                workspaceId,
+                runId,
+                executionProfileId,
+                optionalText(root, "task_id"),
+                optionalText(root, "agent_profile_id"),
+                optionalEnum(root, "phase", Phase.class),
+                optionalEnum(root, "prompt_origin", PromptOrigin.class),
+                optionalText(root, "command_id"),
+                optionalNonNegativeInt(root, "retry_of_generation"),
+                optionalText(root, "prompt_digest"),
+                optionalObject(root, "turn_config"),
+                optionalBoolean(root, "resume_guarantee"));
+
+        if (profileKind == ProfileKind.DYNAMIC) {
+            requireRoutingIdentity("workspace_id", workspaceId);
+            requireRoutingIdentity("run_id", runId);
+            requireRoutingIdentity("execution_profile_id", executionProfileId);
+        }
+        if (!keySession.equals(sessionId)) {
+            throw new FrameRejectedException(DlqReason.KEY_MISMATCH,
+                    "record key's session part (before the last '/') differs from field session_id");
+        }
+        if (!keyGeneration.equals(Integer.toString(generation))) {
+            throw new FrameRejectedException(DlqReason.KEY_MISMATCH,
+                    "record key's generation part (after the last '/') differs from field prompt_generation");
+        }
+        return frame;
+    }
+
+    private static void requireRoutingIdentity(String field, String value) throws FrameRejectedException {
+        if (value == null || value.isBlank()) {
+            throw new FrameRejectedException(DlqReason.MISSING_ROUTING_IDENTITY,
+                    "field " + field + " is required when profile_kind is dynamic");
+        }
+    }
+
+    private static boolean isDecimal(String s) {
+        if (s.isEmpty() || s.length() > 10) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static JsonNode required(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            throw new FrameRejectedException(DlqReason.MISSING_FIELD, "required field " + field + " is missing");
+        }
+        return node;
+    }
+
+    private static FrameRejectedException invalid(String field, String why) {
+        return new FrameRejectedException(DlqReason.INVALID_FIELD, "field " + field + " " + why);
+    }
+
+    private static String requiredText(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = required(root, field);
+        if (!node.isTextual() || node.asText().isEmpty()) {
+            throw invalid(field, "must be a non-empty string");
+        }
+        return node.asText();
+    }
+
+    private static int requiredInt(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = required(root, field);
+        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0) {
+            throw invalid(field, "must be an integer between 0 and " + Integer.MAX_VALUE);
+        }
+        return node.intValue();
+    }
+
+    private static long requiredLong(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = required(root, field);
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < 0) {
+            throw invalid(field, "must be an integer between 0 and " + Long.MAX_VALUE);
+        }
+        return node.longValue();
+    }
+
+    private static Instant requiredInstant(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = required(root, field);
+        if (!node.isTextual()) {
+            throw invalid(field, "must be an RFC 3339 date-time string");
+        }
+        // RFC 3339 §5.6: seconds and an offset are required; 't'/'z' may be lower case, 'T' may be a space.
+        String text = node.asText();
+        if (!RFC_3339.matcher(text).matches()) {
+            throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
+        }
+        text = text.toUpperCase(Locale.ROOT).replace(' ', 'T');
+        try {
+            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (DateTimeParseException e) {
+            throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
+        }
+    }
+
+    private static <E extends Enum<E> & WireName> E requiredEnum(JsonNode root, String field, Class<E> type)
+            throws FrameRejectedException {
+        return toEnum(field, required(root, field), type);
+    }
+
+    private static <E extends Enum<E> & WireName> E optionalEnum(JsonNode root, String field, Class<E> type)
+            throws FrameRejectedException {
+        JsonNode node = root.get(field);
+        return node == null || node.isNull() ? null : toEnum(field, node, type);
+    }
+
+    private static <E extends Enum<E> & WireName> E toEnum(String field, JsonNode node, Class<E> type)
+            throws FrameRejectedException {
+        if (node.isTextual()) {
+            for (E e : type.getEnumConstants()) {
+                if (e.wire().equals(node.asText())) {
+                    return e;
+                }
+            }
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+            allowed.append(allowed.length() == 0 ? "" : ", ").append(e.wire());
+        }
+        throw invalid(field, "must be one of " + allowed);
+    }
+
+    private static String optionalText(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw invalid(field, "must be a string");
+        }
+        return node.asText();
+    }
+
+    private static Integer optionalNonNegativeInt(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0) {
+            throw invalid(field, "must be an integer between 0 and " + Integer.MAX_VALUE);
+        }
+        return node.intValue();
+    }
+
+    private static JsonNode optionalObject(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw invalid(field, "must be a JSON object");
+        }
+        return node;
+    }
+
+    private static boolean optionalBoolean(JsonNode root, String field) throws FrameRejectedException {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw invalid(field, "must be a boolean");
+        }
+        return node.booleanValue();
+    }
+
+    /** Only the position: Jackson's own messages quote the offending input, which may hold secrets. */
+    private static String where(Exception e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe && jpe.getLocation() != null) {
+            return " (at line " + jpe.getLocation().getLineNr() + ", column " + jpe.getLocation().getColumnNr() + ")";
+        }
+        return "";
+    }
+}
