@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.recourse.WireName;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -50,6 +51,9 @@ public final class FrameParser {
     /** Reads one value (payload, turn_config, unknown or mistyped values) from inside the envelope. */
     private static final ObjectMapper VALUES = new ObjectMapper(STREAMING)
             .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+
+    /** {@link #VALUES} with its tree deserializer looked up once (ObjectMapper.readTree looks it up per call). */
+    private static final ObjectReader TREE = VALUES.readerFor(JsonNode.class);
 
     private static final String BAD_INSTANT = "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z";
 
@@ -322,7 +326,7 @@ public final class FrameParser {
                     if (!unknown.add(name)) {
                         return false;
                     }
-                    VALUES.readTree(p); // unused, but must be well-formed JSON like the rest
+                    TREE.readValue(p); // unused, but must be well-formed JSON like the rest
                     continue;
                 }
                 int bit = 1 << f;
@@ -337,7 +341,7 @@ public final class FrameParser {
                 if (!readKnown(p, t, f)) {
                     wrong |= bit;
                     if (t.isStructStart() || t.isNumeric() || t == JsonToken.VALUE_STRING) {
-                        VALUES.readTree(p);
+                        TREE.readValue(p);
                     }
                 }
             }
@@ -351,7 +355,7 @@ public final class FrameParser {
                     if (t != JsonToken.START_OBJECT) {
                         return false;
                     }
-                    JsonNode node = VALUES.readTree(p);
+                    JsonNode node = TREE.readValue(p);
                     if (f == PAYLOAD) {
                         payload = node;
                     } else {

@@ -56,7 +56,19 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
                 record.timestamp(), DeadLetters.headers(record.headers(), code, message, topic, partition, offset)));
     }
 
+    /** The key as text; malformed UTF-8 is an error, not a replacement character. */
     private static String strictUtf8(byte[] bytes) throws CharacterCodingException {
+        // Issue 8: keys are almost always ASCII, which decodes to the same chars in Latin-1 (a plain
+        // copy); only other keys pay for a strict decoder.
+        for (byte b : bytes) {
+            if (b < 0) {
+                return strictUtf8Decoder(bytes);
+            }
+        }
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    private static String strictUtf8Decoder(byte[] bytes) throws CharacterCodingException {
         return StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)

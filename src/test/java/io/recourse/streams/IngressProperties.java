@@ -77,6 +77,37 @@ class IngressProperties {
         });
     }
 
+    @Test
+    void aValidFrameIsAdmittedForANonAsciiSessionId() {
+        Gen<String> sessionIds = strings().betweenCodePoints('-', 0x2FFF).ofLengthBetween(1, 20)
+                .assuming(s -> !s.isBlank() && !s.contains("\\") && !s.contains("\"") && s.chars().anyMatch(c -> c >= 0x80));
+        theory(100).forAll(sessionIds, integers().between(0, 1_000_000)).checkAssert((sessionId, generation) -> {
+            String json = "{\"session_id\":\"" + sessionId + "\",\"prompt_generation\":" + generation
+                    + ",\"seq\":1,\"occurred_at\":\"2026-11-30T08:00:00Z\",\"source\":\"stderr\",\"payload\":{\"line\":\"x\"}}";
+
+            frames.pipeInput((sessionId + "/" + generation).getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
+
+            assertThat(dlq.readRecordsToList()).as("frame %s", json).isEmpty();
+        });
+    }
+
+    @Test
+    void aKeyThatIsNotUtf8IsDeadLetteredAsAnInvalidKey() {
+        theory(100).forAll(integers().between(0, 12), integers().between(0x80, 0xFF)).checkAssert((at, bad) -> {
+            String json = "{\"session_id\":\"sess-1234567\",\"prompt_generation\":3,\"seq\":1,"
+                    + "\"occurred_at\":\"2026-11-30T08:00:00Z\",\"source\":\"stderr\",\"payload\":{\"line\":\"x\"}}";
+            byte[] key = "sess-1234567/3".getBytes(StandardCharsets.UTF_8);
+            key[at] = (byte) (int) bad; // a lone continuation byte or a lead byte followed by ASCII: never well-formed
+
+            frames.pipeInput(key, json.getBytes(StandardCharsets.UTF_8));
+
+            List<TestRecord<byte[], byte[]>> dead = dlq.readRecordsToList();
+            assertThat(dead).hasSize(1);
+            assertThat(dead.get(0).key()).isEqualTo(key);
+            assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.ERROR_CODE)).isEqualTo("invalid_key");
+        });
+    }
+
     private static QuickTheory theory(int examples) {
         return qt().withFixedSeed(SEED).withExamples(examples);
     }
