@@ -285,8 +285,16 @@ public final class FrameParser {
         private int retryOfGeneration;
         private JsonNode turnConfig;
         private boolean resumeGuarantee;
-        /** Optional string fields by field number (only the string fields are set). */
-        private final String[] text = new String[NAMES.length];
+        private String agentType;
+        private String providerId;
+        private String modelId;
+        private String workspaceId;
+        private String runId;
+        private String executionProfileId;
+        private String taskId;
+        private String agentProfileId;
+        private String commandId;
+        private String promptDigest;
 
         /**
          * Reads {@code value} as a single JSON object.
@@ -453,11 +461,19 @@ public final class FrameParser {
                     promptOrigin = wire(PromptOrigin.class, s);
                     return promptOrigin != null;
                 }
-                default -> {
-                    text[f] = s;
-                    return true;
-                }
+                case AGENT_TYPE -> agentType = s;
+                case PROVIDER_ID -> providerId = s;
+                case MODEL_ID -> modelId = s;
+                case WORKSPACE_ID -> workspaceId = s;
+                case RUN_ID -> runId = s;
+                case EXECUTION_PROFILE_ID -> executionProfileId = s;
+                case TASK_ID -> taskId = s;
+                case AGENT_PROFILE_ID -> agentProfileId = s;
+                case COMMAND_ID -> commandId = s;
+                case PROMPT_DIGEST -> promptDigest = s;
+                default -> throw new IllegalStateException("not a string field: " + NAMES[f]);
             }
+            return true;
         }
 
         /** The first failing check in the order DESIGN §3 lists the fields (required ones first). */
@@ -482,20 +498,20 @@ public final class FrameParser {
                     occurredAt,
                     source,
                     payload,
-                    text[AGENT_TYPE],
-                    text[PROVIDER_ID],
-                    text[MODEL_ID],
+                    agentType,
+                    providerId,
+                    modelId,
                     profileKind,
-                    text[WORKSPACE_ID],
-                    text[RUN_ID],
-                    text[EXECUTION_PROFILE_ID],
-                    text[TASK_ID],
-                    text[AGENT_PROFILE_ID],
+                    workspaceId,
+                    runId,
+                    executionProfileId,
+                    taskId,
+                    agentProfileId,
                     phase,
                     promptOrigin,
-                    text[COMMAND_ID],
+                    commandId,
                     (present & (1 << RETRY_OF_GENERATION)) != 0 ? retryOfGeneration : null,
-                    text[PROMPT_DIGEST],
+                    promptDigest,
                     turnConfig,
                     resumeGuarantee);
         }
