@@ -356,7 +356,11 @@ public final class FrameParser {
             return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null;
         }
 
-        /** Reads the value of known field {@code f} at token {@code t}; false when its type or value is wrong (value not consumed if structured). */
+        /**
+         * Reads the value of known field {@code f} at token {@code t}.
+         *
+         * @return false when its type or value is wrong; a wrong object or array is left unread
+         */
         private boolean readKnown(JsonParser p, JsonToken t, int f) throws IOException {
             switch (f) {
                 case PAYLOAD, TURN_CONFIG -> {

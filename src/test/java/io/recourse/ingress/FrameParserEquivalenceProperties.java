@@ -309,7 +309,7 @@ class FrameParserEquivalenceProperties {
         String suffix = "";
         int bytesMutation = -1;
         for (int m = 0; m < count; m++) {
-            int kind = r.nextInt(18);
+            int kind = r.nextInt(19);
             d.append(" | ");
             switch (kind) {
                 case 0, 1 -> { // remove a field
@@ -400,9 +400,18 @@ class FrameParserEquivalenceProperties {
                 case 16 -> { // a dynamic profile, maybe without its routing identity
                     fields = with(fields, "profile_kind", "\"dynamic\"");
                     for (String id : new String[] {"workspace_id", "run_id", "execution_profile_id"}) {
-                        fields = with(fields, id, pick(r, new String[] {"\"w-1\"", "\"\"", "\"  \"", "null", "\"\\u2003\"", "\"\\u00a0\""}));
+                        fields = with(fields, id,
+                                pick(r, new String[] {"\"w-1\"", "\"\"", "\"  \"", "null", "\"\\u2003\"", "\"\\u00a0\""}));
                     }
                     d.append("dynamic");
+                }
+                case 17 -> { // any value inside payload (numbers, unicode, nested duplicates, broken JSON)
+                    String raw = fields.stream().filter(f -> f.rawName().equals("payload")).map(Field::rawValue)
+                            .findFirst().orElse("{}");
+                    String v = "\"v\":" + pick(r, VALUES);
+                    fields = with(fields, "payload", raw.startsWith("{") && !raw.equals("{}")
+                            ? "{" + v + "," + raw.substring(1) : "{" + v + "}");
+                    d.append("payload value");
                 }
                 default -> { // whitespace between the tokens
                     d.append("whitespace");
