@@ -100,10 +100,32 @@ public final class Bench implements AutoCloseable {
      * @param base            configuration: {@code bootstrap.servers} selects an external cluster, Kafka
      *                        client keys (security) pass through
      * @param workDir         where state directories and the embedded broker's data go (deleted on close)
+     * @param topologies      which topologies to run (both by default; only {@link Scenario.Kind#FULL} for a
+     *                        state-and-memory point such as 1,000,000 sessions); thread, instance and latency
+     *                        scenarios need {@link Scenario.Kind#FULL}
+     * @throws IllegalArgumentException when {@code topologies} is empty
      */
     public record Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
                            List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
-                           boolean warmup, RecourseConfig base, Path workDir) {
+                           boolean warmup, RecourseConfig base, Path workDir, List<Scenario.Kind> topologies) {
+        public Settings {
+            topologies = List.copyOf(topologies);
+            if (topologies.isEmpty()) {
+                throw new IllegalArgumentException("at least one topology to run is required");
+            }
+        }
+
+        /** Both topologies, the default. */
+        public Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
+                        List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
+                        boolean warmup, RecourseConfig base, Path workDir) {
+            this(sessions, turnsPerSession, seed, runs, guarantees, threads, instances, latency, openTurns, warmup, base,
+                    workDir, List.of(Scenario.Kind.values()));
+        }
+
+        boolean runsFull() {
+            return topologies.contains(Scenario.Kind.FULL);
+        }
     }
 
     private final Settings settings;
@@ -142,30 +164,30 @@ public final class Bench implements AutoCloseable {
         String scaling = settings.guarantees().contains("exactly_once_v2") ? "exactly_once_v2" : settings.guarantees().get(0);
         if (settings.warmup()) {
             int few = Math.max(50, settings.sessions() / 5);
-            for (Scenario.Kind kind : Scenario.Kind.values()) {
+            for (Scenario.Kind kind : settings.topologies()) {
                 RunResult w = run(new Scenario(kind, scaling, 1, 1, 0, false), few);
                 LOG.info("warm-up (not reported): {}", BenchReport.line(w));
             }
         }
         for (int r = 0; r < settings.runs(); r++) {
             for (String g : settings.guarantees()) {
-                for (Scenario.Kind kind : Scenario.Kind.values()) {
+                for (Scenario.Kind kind : settings.topologies()) {
                     Scenario s = new Scenario(kind, g, 1, 1, 0, kind == Scenario.Kind.FULL && settings.openTurns());
                     results.add(report(progress, run(s)));
                 }
             }
             for (int t : settings.threads()) {
-                if (t != 1) {
+                if (t != 1 && settings.runsFull()) {
                     results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, t, 1, 0, false))));
                 }
             }
             for (int i : settings.instances()) {
-                if (i != 1) {
+                if (i != 1 && settings.runsFull()) {
                     results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, i, 0, false))));
                 }
             }
         }
-        if (settings.latency()) {
+        if (settings.latency() && settings.runsFull()) {
             double max = median(results.stream()
                     .filter(x -> x.scenario().equals(new Scenario(Scenario.Kind.FULL, scaling, 1, 1, 0, settings.openTurns())))
                     .filter(x -> !x.timedOut())
