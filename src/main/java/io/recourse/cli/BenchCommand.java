@@ -2,6 +2,7 @@ package io.recourse.cli;
 
 import io.recourse.bench.Bench;
 import io.recourse.bench.BenchReport;
+import io.recourse.bench.PurgeResult;
 import io.recourse.bench.RunResult;
 import io.recourse.bench.Scenario;
 import io.recourse.runtime.RecourseConfig;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -117,20 +119,22 @@ public final class BenchCommand implements Callable<Integer> {
         Bench.Settings settings = new Bench.Settings(sessions, turns, seed, runs, guarantees, threads, instances, latency,
                 openTurns, warmup, base, dir, topologies);
         List<RunResult> results;
+        Optional<PurgeResult> abandoned;
         try (Bench bench = Bench.start(settings)) {
             results = bench.runAll(r -> {
                 out.println(BenchReport.line(r));
                 out.flush();
             });
+            abandoned = bench.abandoned();
         }
-        String report = BenchReport.markdown(results);
+        String report = BenchReport.markdown(results, abandoned);
         out.println();
         out.print(report);
         out.flush();
         if (reportFile != null) {
             Files.writeString(reportFile, report, StandardCharsets.UTF_8);
         }
-        return results.stream().anyMatch(RunResult::timedOut) ? 1 : 0;
+        return results.stream().anyMatch(RunResult::timedOut) || abandoned.map(p -> !p.purgedAndCounted()).orElse(false) ? 1 : 0;
     }
 
     /** {@code pass-through} or {@code full} → {@link Scenario.Kind}; anything else is a usage error naming both. */
