@@ -164,9 +164,10 @@ public final class Bench implements AutoCloseable {
 
     /**
      * Runs the whole matrix: per run, pass-through and full at every guarantee (1 thread, 1
-     * instance), then the full topology at exactly-once (or the only guarantee given) with every
-     * other thread and instance count, and finally — when {@code latency} — the full topology
-     * paced at half its median maximum rate.
+     * instance), then both at exactly-once (or the only guarantee given) with every other thread
+     * and instance count (so each full scenario has a pass-through at the same scaling to compare
+     * with); then — when {@code openTurns} — the abandoned-turn phase once, and finally — when
+     * {@code latency} — the full topology paced at half its median maximum rate.
      */
     public List<RunResult> runAll(Consumer<RunResult> progress) {
         List<RunResult> results = new ArrayList<>();
@@ -187,12 +188,16 @@ public final class Bench implements AutoCloseable {
             }
             for (int t : settings.threads()) {
                 if (t != 1 && settings.runsFull()) {
-                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, t, 1, 0, false))));
+                    for (Scenario.Kind kind : settings.topologies()) {
+                        results.add(report(progress, run(new Scenario(kind, scaling, t, 1, 0, false))));
+                    }
                 }
             }
             for (int i : settings.instances()) {
                 if (i != 1 && settings.runsFull()) {
-                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, i, 0, false))));
+                    for (Scenario.Kind kind : settings.topologies()) {
+                        results.add(report(progress, run(new Scenario(kind, scaling, 1, i, 0, false))));
+                    }
                 }
             }
         }
