@@ -141,9 +141,10 @@ public final class Sanitizer {
      * skipping the regex never changes the result — issue 8: most evidence text holds no secret,
      * and the regex scans dominated evidence assembly), and the replacement.
      */
-    private record Rule(Pattern pattern, Predicate<String> mayMatch, Function<MatchResult, String> replacement) {
-        String apply(String text, boolean prefilter) {
-            if (prefilter && !mayMatch.test(text)) {
+    private record Rule(Pattern pattern, Predicate<Text> mayMatch, Function<MatchResult, String> replacement) {
+        String apply(Text t, boolean prefilter) {
+            String text = t.text;
+            if (prefilter && !mayMatch.test(t)) {
                 return text;
             }
             Matcher m = pattern.matcher(text);
@@ -156,28 +157,45 @@ public final class Sanitizer {
     }
 
     private static final List<Rule> RULES = List.of(
-            new Rule(URL, t -> t.contains("://"), Sanitizer::urlSchemeAndHost),
-            new Rule(JWT, t -> t.contains("eyJ"), r -> REDACTED),
-            new Rule(KNOWN_TOKEN, t -> containsAny(t, "sk-", "github_pat_", "gh", "AIza", "xox", "glpat-", "AKIA", "ASIA"),
+            new Rule(URL, t -> t.text.contains("://"), Sanitizer::urlSchemeAndHost),
+            new Rule(JWT, t -> t.text.contains("eyJ"), r -> REDACTED),
+            new Rule(KNOWN_TOKEN, t -> containsAny(t.text, "sk-", "github_pat_", "gh", "AIza", "xox", "glpat-", "AKIA", "ASIA"),
                     r -> REDACTED),
-            new Rule(AUTHORIZATION_HEADER, t -> lower(t).contains("authorization"), r -> r.group(1) + r.group(2)
+            new Rule(AUTHORIZATION_HEADER, t -> t.lower().contains("authorization"), r -> r.group(1) + r.group(2)
                     + (r.group(3) == null ? "" : r.group(3) + " ") + REDACTED),
-            new Rule(BEARER, t -> containsAny(lower(t), "bearer", "basic"), r -> r.group(1) + r.group(2) + REDACTED),
-            new Rule(FLAG, t -> t.contains("--"), r -> r.group(1) + r.group(2) + REDACTED),
-            new Rule(KEY_VALUE, t -> (t.indexOf(':') >= 0 || t.indexOf('=') >= 0)
-                    && containsAny(lower(t), "pass", "pwd", "secret", "token", "key", "cookie", "authorization"),
+            new Rule(BEARER, t -> containsAny(t.lower(), "bearer", "basic"), r -> r.group(1) + r.group(2) + REDACTED),
+            new Rule(FLAG, t -> t.text.contains("--"), r -> r.group(1) + r.group(2) + REDACTED),
+            new Rule(KEY_VALUE, t -> (t.text.indexOf(':') >= 0 || t.text.indexOf('=') >= 0)
+                    && containsAny(t.lower(), "pass", "pwd", "secret", "token", "key", "cookie", "authorization"),
                     Sanitizer::keyValue),
-            new Rule(EMAIL_ADDRESS, t -> t.indexOf('@') >= 0, r -> EMAIL),
-            new Rule(UNIX_HOME, t -> t.contains("/home/") || t.contains("/Users/"), r -> r.group(1) + USER),
-            new Rule(WINDOWS_HOME, t -> t.indexOf(':') >= 0 && lower(t).contains("users"), r -> r.group(1) + USER),
-            new Rule(UUID, t -> t.indexOf('-') >= 0, r -> ID),
-            new Rule(OPAQUE_ID, t -> t.indexOf('_') >= 0 || t.indexOf('-') >= 0,
+            new Rule(EMAIL_ADDRESS, t -> t.text.indexOf('@') >= 0, r -> EMAIL),
+            new Rule(UNIX_HOME, t -> t.text.contains("/home/") || t.text.contains("/Users/"), r -> r.group(1) + USER),
+            new Rule(WINDOWS_HOME, t -> t.text.indexOf(':') >= 0 && t.lower().contains("users"), r -> r.group(1) + USER),
+            new Rule(UUID, t -> t.text.indexOf('-') >= 0, r -> ID),
+            new Rule(OPAQUE_ID, t -> t.text.indexOf('_') >= 0 || t.text.indexOf('-') >= 0,
                     r -> (r.group(1) != null ? r.group(1) : r.group(3)) + ID),
-            new Rule(TOKEN_RUN, t -> hasTokenRun(t, 32), r -> looksRandom(r.group()) ? REDACTED : r.group()));
+            new Rule(TOKEN_RUN, t -> hasTokenRun(t.text, 32), r -> looksRandom(r.group()) ? REDACTED : r.group()));
 
-    /** ASCII-insensitive patterns ({@code (?i)} without UNICODE_CASE) match only where the lower-cased text holds the lower-case literal. */
-    private static String lower(String t) {
-        return t.toLowerCase(Locale.ROOT);
+    /**
+     * The text a rule's prefilter looks at, with its lower-case form computed at most once and
+     * shared by the rules until one changes the text (issue 8: each case-insensitive prefilter
+     * lower-cased the whole text again).
+     */
+    private static final class Text {
+        final String text;
+        private String lower;
+
+        Text(String text) {
+            this.text = text;
+        }
+
+        /** ASCII-insensitive patterns ({@code (?i)} without UNICODE_CASE) match only where the lower-cased text holds the lower-case literal. */
+        String lower() {
+            if (lower == null) {
+                lower = text.toLowerCase(Locale.ROOT);
+            }
+            return lower;
+        }
     }
 
     private static boolean containsAny(String t, String... literals) {
@@ -237,11 +255,14 @@ public final class Sanitizer {
     }
 
     private static String redact(String text, boolean prefilter) {
-        String result = text;
+        Text current = new Text(text);
         for (Rule rule : RULES) {
-            result = rule.apply(result, prefilter);
+            String result = rule.apply(current, prefilter);
+            if (result != current.text) {
+                current = new Text(result);
+            }
         }
-        return result;
+        return current.text;
     }
 
     private static String capInput(String text) {
