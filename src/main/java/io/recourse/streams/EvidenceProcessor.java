@@ -293,6 +293,11 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
     }
 
+    /** The cached decoded state of {@code turnKey}, or {@code null} (tests: a hit equals a store read). */
+    TurnState cachedTurn(String turnKey) {
+        return turnCache == null ? null : turnCache.get(turnKey);
+    }
+
     /** Entries in the decoded turn-state cache (tests: the bound and the clearing on init). */
     int turnCacheSize() {
         return turnCache == null ? 0 : turnCache.size();
