@@ -151,8 +151,13 @@ public final class Sanitizer {
             if (!m.find()) {
                 return text;
             }
-            m.reset();
-            return m.replaceAll(r -> Matcher.quoteReplacement(replacement.apply(r)));
+            // Matcher.replaceAll(Function), continuing from the first match instead of searching it again.
+            StringBuilder out = new StringBuilder(text.length());
+            do {
+                m.appendReplacement(out, Matcher.quoteReplacement(replacement.apply(m)));
+            } while (m.find());
+            m.appendTail(out);
+            return out.toString();
         }
     }
 
