@@ -1,8 +1,8 @@
 package io.recourse.streams;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -36,6 +36,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * and changelogs written by an older Recourse still read; the record is resolved into the
  * current schema. A {@code null} value (a tombstone) stays {@code null} both ways.
  *
+ * <p>Encoding writes the header and then the body with Avro's generic writer — or, for a type
+ * with a hand-written coder ({@link #of(Class, BodyWriter)}), with that coder — into a per-thread
+ * reused buffer; the bytes are those of Avro's {@code BinaryMessageEncoder}.
+ *
  * <p>Usage: {@code AvroSerde.of(Classification.class)}; also usable as a plain
  * {@link #encode}/{@link #decode} pair.
  *
@@ -56,12 +60,13 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
                 clazz -> GENERATED_PACKAGE.equals(clazz.getPackageName())));
     }
 
+    /** Encode buffers larger than this (bytes) are dropped after use rather than kept by the thread. */
+    private static final int MAX_RETAINED_BUFFER = 1 << 20;
     /**
      * Per-thread encode buffer and binary encoder, reused across calls (issue 8: the per-record
      * allocations of {@code BinaryMessageEncoder} showed in the profile). Thread-confined, so a
      * serde instance shared by several stream threads stays safe.
      */
-    private static final int MAX_RETAINED_BUFFER = 1 << 20;
     private static final ThreadLocal<EncodeBuffer> BUFFERS = ThreadLocal.withInitial(EncodeBuffer::new);
 
     private final Class<T> type;
@@ -117,12 +122,40 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         return b.array();
     }
 
-    /** A reusable growable buffer with its reusable direct binary encoder. */
-    private static final class EncodeBuffer extends ByteArrayOutputStream {
+    /**
+     * A reusable growable byte buffer with its reusable direct binary encoder. Not a
+     * {@link java.io.ByteArrayOutputStream}: its methods are synchronized, and the direct encoder
+     * writes most values a byte at a time (issue 8: the lock showed in the turn store's encode).
+     */
+    private static final class EncodeBuffer extends OutputStream {
         BinaryEncoder encoder;
+        private byte[] buf = new byte[1024];
+        private int count;
 
-        EncodeBuffer() {
-            super(1024);
+        void reset() {
+            count = 0;
+        }
+
+        @Override
+        public void write(int b) {
+            if (count == buf.length) {
+                grow(1);
+            }
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (buf.length - count < len) {
+                grow(len);
+            }
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        private void grow(int more) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, Math.addExact(count, more)));
         }
 
         byte[] bytes() {

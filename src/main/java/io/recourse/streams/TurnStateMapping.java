@@ -48,7 +48,7 @@ public final class TurnStateMapping {
         Terminal t = s.terminal();
         List<TurnEffectMark> effects = new ArrayList<>(s.effects().size());
         for (EffectMark e : s.effects()) {
-            effects.add(new TurnEffectMark(e.seq(), lower(e.kind()), e.occurredAt(), wire(e.phase()), e.text()));
+            effects.add(effectMark(e));
         }
         List<TurnSignalRef> kept = new ArrayList<>(s.kept().size());
         for (SignalRef r : s.kept()) {
@@ -63,6 +63,21 @@ public final class TurnStateMapping {
                 s.promptRequestId(), s.minMessageSeq(), s.minThoughtSeq(), s.minToolSeq(), effects, s.effectsEvicted(),
                 s.markerSeq(), kept, s.signalsSeen(), terminal, s.closed() == null ? null : lower(s.closed()),
                 s.closedAt(), s.lateAfterClose());
+    }
+
+    /**
+     * The Avro form of an effect mark, as its all-args constructor makes it but without the
+     * constructor's {@code Instant.truncatedTo} (issue 8: a turn re-maps all its effect marks on
+     * every frame, and they are already whole milliseconds unless the frame's time was finer).
+     */
+    private static TurnEffectMark effectMark(EffectMark e) {
+        TurnEffectMark m = new TurnEffectMark();
+        m.setSeq(e.seq());
+        m.setKind(lower(e.kind()));
+        m.put(2, millis(e.occurredAt()));
+        m.setPhase(wire(e.phase()));
+        m.setText(e.text());
+        return m;
     }
 
     /** The domain form of a stored turn state. */
