@@ -164,7 +164,8 @@ public final class Sanitizer {
     private static final List<Rule> RULES = List.of(
             new Rule(URL, t -> t.text.contains("://"), Sanitizer::urlSchemeAndHost),
             new Rule(JWT, t -> t.text.contains("eyJ"), r -> REDACTED),
-            new Rule(KNOWN_TOKEN, t -> containsAny(t.text, "sk-", "github_pat_", "gh", "AIza", "xox", "glpat-", "AKIA", "ASIA"),
+            new Rule(KNOWN_TOKEN, t -> containsAny(t.text, "sk-", "github_pat_", "AIza", "xox", "glpat-", "AKIA", "ASIA")
+                    || hasGitHubTokenPrefix(t.text),
                     r -> REDACTED),
             new Rule(AUTHORIZATION_HEADER, t -> t.lower().contains("authorization"), r -> r.group(1) + r.group(2)
                     + (r.group(3) == null ? "" : r.group(3) + " ") + REDACTED),
@@ -176,8 +177,8 @@ public final class Sanitizer {
             new Rule(EMAIL_ADDRESS, t -> t.text.indexOf('@') >= 0, r -> EMAIL),
             new Rule(UNIX_HOME, t -> t.text.contains("/home/") || t.text.contains("/Users/"), r -> r.group(1) + USER),
             new Rule(WINDOWS_HOME, t -> t.text.indexOf(':') >= 0 && t.lower().contains("users"), r -> r.group(1) + USER),
-            new Rule(UUID, t -> t.text.indexOf('-') >= 0, r -> ID),
-            new Rule(OPAQUE_ID, t -> t.text.indexOf('_') >= 0 || t.text.indexOf('-') >= 0,
+            new Rule(UUID, t -> hasHexRunBeforeDash(t.text, 8), r -> ID),
+            new Rule(OPAQUE_ID, t -> hasIdAfterSeparator(t.text),
                     r -> (r.group(1) != null ? r.group(1) : r.group(3)) + ID),
             new Rule(TOKEN_RUN, t -> hasTokenRun(t.text, 32), r -> looksRandom(r.group()) ? REDACTED : r.group()));
 
@@ -210,6 +211,62 @@ public final class Sanitizer {
             }
         }
         return false;
+    }
+
+    /** Whether {@code t} holds {@code gh[pousr]_} ({@link #KNOWN_TOKEN}'s GitHub token prefixes; "gh" alone is in many words). */
+    private static boolean hasGitHubTokenPrefix(String t) {
+        for (int i = t.indexOf("gh"); i >= 0 && i + 3 < t.length(); i = t.indexOf("gh", i + 1)) {
+            if ("pousr".indexOf(t.charAt(i + 2)) >= 0 && t.charAt(i + 3) == '_') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code t} has {@code min} hex digits directly before a {@code -} (every {@link #UUID} match starts so). */
+    private static boolean hasHexRunBeforeDash(String t, int min) {
+        int run = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+                run++;
+            } else if (c == '-' && run >= min) {
+                return true;
+            } else {
+                run = 0;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code t} has what every {@link #OPAQUE_ID} match has: a {@code _} or {@code -}
+     * followed by a run of ASCII letters and digits that holds a digit and has at least 3
+     * characters (a known prefix), or — after {@code _} — has at least 20 (a short prefix).
+     */
+    private static boolean hasIdAfterSeparator(String t) {
+        int i = 0;
+        while (i < t.length()) {
+            char sep = t.charAt(i++);
+            if (sep != '_' && sep != '-') {
+                continue;
+            }
+            int len = 0;
+            boolean digit = false;
+            while (i < t.length() && isAsciiAlnum(t.charAt(i))) {
+                digit |= t.charAt(i) <= '9';
+                len++;
+                i++;
+            }
+            if (digit && len >= 3 || sep == '_' && len >= 20) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isAsciiAlnum(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
     }
 
     /** Whether {@code t} has a run of at least {@code min} characters of {@code [A-Za-z0-9+/_-]} ({@link #TOKEN_RUN}'s body). */
