@@ -23,6 +23,7 @@ import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -34,6 +35,10 @@ import java.util.List;
  * @throws IllegalArgumentException (from {@link #fromAvro}) on an unknown wire name
  */
 public final class TurnStateMapping {
+
+    /** {@link AvroConversions#lower} of each effect kind, by ordinal (the per-frame path maps every effect mark). */
+    private static final String[] EFFECT_KINDS = Arrays.stream(EffectKind.values()).map(AvroConversions::lower)
+            .toArray(String[]::new);
 
     private TurnStateMapping() {
     }
@@ -73,7 +78,7 @@ public final class TurnStateMapping {
     private static TurnEffectMark effectMark(EffectMark e) {
         TurnEffectMark m = new TurnEffectMark();
         m.setSeq(e.seq());
-        m.setKind(lower(e.kind()));
+        m.setKind(EFFECT_KINDS[e.kind().ordinal()]);
         m.put(2, millis(e.occurredAt()));
         m.setPhase(wire(e.phase()));
         m.setText(e.text());
