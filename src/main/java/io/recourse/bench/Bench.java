@@ -5,6 +5,8 @@ import io.recourse.runtime.EmbeddedKafkaBroker;
 import io.recourse.runtime.RecourseConfig;
 import io.recourse.runtime.RecourseRunner;
 import io.recourse.streams.AvroSerde;
+import io.recourse.streams.EvidenceCounters;
+import io.recourse.streams.EvidenceTopology;
 import io.recourse.streams.RecourseTopology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,6 +55,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -100,16 +108,39 @@ public final class Bench implements AutoCloseable {
      * @param base            configuration: {@code bootstrap.servers} selects an external cluster, Kafka
      *                        client keys (security) pass through
      * @param workDir         where state directories and the embedded broker's data go (deleted on close)
+     * @param topologies      which topologies to run (both by default; only {@link Scenario.Kind#FULL} for a
+     *                        state-and-memory point such as 1,000,000 sessions); thread, instance and latency
+     *                        scenarios need {@link Scenario.Kind#FULL}
+     * @throws IllegalArgumentException when {@code topologies} is empty
      */
     public record Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
                            List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
-                           boolean warmup, RecourseConfig base, Path workDir) {
+                           boolean warmup, RecourseConfig base, Path workDir, List<Scenario.Kind> topologies) {
+        public Settings {
+            topologies = List.copyOf(topologies);
+            if (topologies.isEmpty()) {
+                throw new IllegalArgumentException("at least one topology to run is required");
+            }
+        }
+
+        /** Both topologies, the default. */
+        public Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
+                        List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
+                        boolean warmup, RecourseConfig base, Path workDir) {
+            this(sessions, turnsPerSession, seed, runs, guarantees, threads, instances, latency, openTurns, warmup, base,
+                    workDir, List.of(Scenario.Kind.values()));
+        }
+
+        boolean runsFull() {
+            return topologies.contains(Scenario.Kind.FULL);
+        }
     }
 
     private final Settings settings;
     private EmbeddedKafkaBroker broker;
     private final String bootstrap;
     private final AtomicLong runCounter = new AtomicLong();
+    private PurgeResult abandoned;
     private final long stamp = System.currentTimeMillis() % 1_000_000;
 
     private Bench(Settings settings) {
@@ -133,39 +164,47 @@ public final class Bench implements AutoCloseable {
 
     /**
      * Runs the whole matrix: per run, pass-through and full at every guarantee (1 thread, 1
-     * instance), then the full topology at exactly-once (or the only guarantee given) with every
-     * other thread and instance count, and finally — when {@code latency} — the full topology
-     * paced at half its median maximum rate.
+     * instance), then both at exactly-once (or the only guarantee given) with every other thread
+     * and instance count (so each full scenario has a pass-through at the same scaling to compare
+     * with); then — when {@code openTurns} — the abandoned-turn phase once, and finally — when
+     * {@code latency} — the full topology paced at half its median maximum rate.
      */
     public List<RunResult> runAll(Consumer<RunResult> progress) {
         List<RunResult> results = new ArrayList<>();
         String scaling = settings.guarantees().contains("exactly_once_v2") ? "exactly_once_v2" : settings.guarantees().get(0);
         if (settings.warmup()) {
             int few = Math.max(50, settings.sessions() / 5);
-            for (Scenario.Kind kind : Scenario.Kind.values()) {
+            for (Scenario.Kind kind : settings.topologies()) {
                 RunResult w = run(new Scenario(kind, scaling, 1, 1, 0, false), few);
                 LOG.info("warm-up (not reported): {}", BenchReport.line(w));
             }
         }
         for (int r = 0; r < settings.runs(); r++) {
             for (String g : settings.guarantees()) {
-                for (Scenario.Kind kind : Scenario.Kind.values()) {
+                for (Scenario.Kind kind : settings.topologies()) {
                     Scenario s = new Scenario(kind, g, 1, 1, 0, kind == Scenario.Kind.FULL && settings.openTurns());
                     results.add(report(progress, run(s)));
                 }
             }
             for (int t : settings.threads()) {
-                if (t != 1) {
-                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, t, 1, 0, false))));
+                if (t != 1 && settings.runsFull()) {
+                    for (Scenario.Kind kind : settings.topologies()) {
+                        results.add(report(progress, run(new Scenario(kind, scaling, t, 1, 0, false))));
+                    }
                 }
             }
             for (int i : settings.instances()) {
-                if (i != 1) {
-                    results.add(report(progress, run(new Scenario(Scenario.Kind.FULL, scaling, 1, i, 0, false))));
+                if (i != 1 && settings.runsFull()) {
+                    for (Scenario.Kind kind : settings.topologies()) {
+                        results.add(report(progress, run(new Scenario(kind, scaling, 1, i, 0, false))));
+                    }
                 }
             }
         }
-        if (settings.latency()) {
+        if (settings.openTurns() && settings.runsFull()) {
+            abandoned = abandoned(Math.min(settings.sessions(), ABANDONED_SESSIONS), scaling);
+        }
+        if (settings.latency() && settings.runsFull()) {
             double max = median(results.stream()
                     .filter(x -> x.scenario().equals(new Scenario(Scenario.Kind.FULL, scaling, 1, 1, 0, settings.openTurns())))
                     .filter(x -> !x.timedOut())
@@ -186,6 +225,131 @@ public final class Bench implements AutoCloseable {
     private static RunResult report(Consumer<RunResult> progress, RunResult r) {
         progress.accept(r);
         return r;
+    }
+
+    /** Sessions of the abandoned-turn phase (at most; fewer when the run has fewer). */
+    static final int ABANDONED_SESSIONS = 2_000;
+    /** The idle bound and retention the abandoned-turn phase runs with, instead of 2 h and 6 h (DESIGN §4). */
+    static final Duration ABANDONED_IDLE = Duration.ofSeconds(4);
+    static final Duration ABANDONED_RETENTION = Duration.ofSeconds(8);
+
+    /** The abandoned-turn phase's result, when {@link #runAll} ran it. */
+    public Optional<PurgeResult> abandoned() {
+        return Optional.ofNullable(abandoned);
+    }
+
+    /**
+     * The abandoned-turn phase (issue 8 item 4): a fresh full topology with a short idle bound
+     * ({@link #ABANDONED_IDLE}) and retention ({@link #ABANDONED_RETENTION}); every one of
+     * {@code sessions} sessions opens one turn ({@link Workload#abandonedTurn}: a prompt and a
+     * provider's HTTP 500, no terminal frame) and goes silent. Once processed, the turns and their signals are counted through interactive
+     * queries; after the idle bound one frame per input partition advances stream time (timestamps
+     * are the broker's LogAppendTime, so this waits in real time) and the increase of
+     * {@code evidence_expired} is read; after the retention another round of such frames, and the
+     * sessions' turn-store entries and readable signals are counted again. Everything the phase
+     * creates is deleted.
+     *
+     * @param sessions  abandoned sessions (≥ 1)
+     * @param guarantee the processing guarantee to run with
+     * @return counts before and after; {@link PurgeResult#purgedAndCounted()} says whether all was purged and counted
+     */
+    public PurgeResult abandoned(int sessions, String guarantee) {
+        String id = "bench-" + stamp + "-" + runCounter.incrementAndGet() + "-abandoned";
+        Path stateRoot = settings.workDir().resolve(id);
+        Scenario scenario = new Scenario(Scenario.Kind.FULL, guarantee, 1, 1, 0, false);
+        RecourseConfig config = runConfig(id, scenario, stateRoot)
+                .with(RecourseConfig.EVIDENCE_IDLE_MS, String.valueOf(ABANDONED_IDLE.toMillis()))
+                .with(RecourseConfig.EVIDENCE_RETENTION_MS, String.valueOf(ABANDONED_RETENTION.toMillis()))
+                .with(RecourseConfig.PUNCTUATION_INTERVAL_MS, "200");
+        String frames = config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES);
+        String prefix = id + "-a";
+        Map<String, Object> clientProps = config.clientProperties(bootstrap);
+        long t0 = System.nanoTime();
+        try (RecourseRunner runner = new RecourseRunner(config).start();
+             Admin admin = Admin.create(clientProps);
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(clientProps))) {
+            int partitions = producer.partitionsFor(frames).size();
+            long records = 0;
+            for (int i = 0; i < sessions; i++) {
+                for (Workload.Record r : Workload.abandonedTurn(prefix + "-" + i, 1, Instant.now())) {
+                    producer.send(new ProducerRecord<>(frames, r.key(), r.value()));
+                    records++;
+                }
+            }
+            producer.flush();
+            Instant lastSent = Instant.now();
+            Duration timeout = Duration.ofSeconds(Math.max(120, records / 500));
+            if (!awaitCommitted(admin, id, frames, timeout, null)) {
+                throw new IllegalStateException("abandoned-turn phase: frames not processed within " + timeout);
+            }
+            long turnsBefore = countTurns(runner, prefix);
+            long signalsBefore = countSignals(runner, prefix);
+            long bytesBefore = changelogBytes(admin, clientProps, id).getOrDefault(EvidenceTopology.TURN_STORE, 0L);
+            double expiredBefore = runner.metrics().meters().evidence().count(EvidenceCounters.EXPIRED);
+
+            advanceStreamTimePast(producer, frames, partitions, id, 1, lastSent.plus(ABANDONED_IDLE));
+            awaitCommitted(admin, id, frames, timeout, null);
+            long expired = Math.round(runner.metrics().meters().evidence().count(EvidenceCounters.EXPIRED) - expiredBefore);
+
+            advanceStreamTimePast(producer, frames, partitions, id, 2, Instant.now().plus(ABANDONED_RETENTION));
+            awaitCommitted(admin, id, frames, timeout, null);
+            long turnsAfter = countTurns(runner, prefix);
+            long signalsAfter = countSignals(runner, prefix);
+            long bytesAfter = changelogBytes(admin, clientProps, id).getOrDefault(EvidenceTopology.TURN_STORE, 0L);
+            PurgeResult r = new PurgeResult(sessions, ABANDONED_IDLE.toMillis(), ABANDONED_RETENTION.toMillis(), turnsBefore,
+                    signalsBefore, bytesBefore, expired, turnsAfter, signalsAfter, bytesAfter, (System.nanoTime() - t0) / 1e9);
+            LOG.info("abandoned turns: {}", r);
+            return r;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("abandoned-turn phase: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            cleanUp(clientProps, id, stateRoot);
+        }
+    }
+
+    /**
+     * Waits until {@code until} (record timestamps are the broker's append time), then sends one
+     * closed turn on every partition so each task's stream time passes it.
+     */
+    private static void advanceStreamTimePast(KafkaProducer<byte[], byte[]> producer, String topic, int partitions, String id,
+                                              int round, Instant until) throws InterruptedException {
+        long wait = Duration.between(Instant.now(), until).toMillis() + 500;
+        if (wait > 0) {
+            Thread.sleep(wait); // stream time follows LogAppendTime: the phase has to let real time pass
+        }
+        for (int p = 0; p < partitions; p++) {
+            for (Workload.Record r : Workload.sentinelTurn(id + "-tick-" + round + "-" + p, 1, Instant.now())) {
+                producer.send(new ProducerRecord<>(topic, p, r.key(), r.value()));
+            }
+        }
+        producer.flush();
+    }
+
+    private static long countTurns(RecourseRunner runner, String sessionPrefix) {
+        ReadOnlyKeyValueStore<String, Object> turns = runner.streams().store(
+                StoreQueryParameters.fromNameAndType(EvidenceTopology.TURN_STORE, QueryableStoreTypes.keyValueStore()));
+        long n = 0;
+        try (KeyValueIterator<String, Object> it = turns.all()) {
+            while (it.hasNext()) {
+                n += it.next().key.startsWith(sessionPrefix + "-") ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
+    private static long countSignals(RecourseRunner runner, String sessionPrefix) {
+        ReadOnlyWindowStore<String, Object> signals = runner.streams().store(
+                StoreQueryParameters.fromNameAndType(EvidenceTopology.SIGNAL_STORE, QueryableStoreTypes.windowStore()));
+        long n = 0;
+        try (KeyValueIterator<Windowed<String>, Object> it = signals.fetchAll(Instant.EPOCH, Instant.now().plus(Duration.ofDays(1)))) {
+            while (it.hasNext()) {
+                n += it.next().key.key().startsWith(sessionPrefix + "-") ? 1 : 0;
+            }
+        }
+        return n;
     }
 
     /** One run of {@code scenario} with the configured number of sessions (see the class comment). */
@@ -331,7 +495,7 @@ public final class Bench implements AutoCloseable {
                     LockSupport.parkNanos(due - now);
                 }
             }
-            if (r.failingTerminal()) {
+            if (r.failingTerminal() && observer != null) {
                 observer.expect(r.turn(), r.value(), -1);
             }
             producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
@@ -381,7 +545,9 @@ public final class Bench implements AutoCloseable {
                 return c != null && c.offset() >= e.getValue().offset();
             });
             if (all) {
-                observer.markEnd();
+                if (observer != null) {
+                    observer.markEnd();
+                }
                 return true;
             }
             Thread.sleep(20); // polling the group's offsets

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 
@@ -25,12 +26,17 @@ public final class BenchReport {
     private BenchReport() {
     }
 
-    /** The whole report. */
+    /** The whole report, without an abandoned-turn phase. */
     public static String markdown(Collection<RunResult> results) {
+        return markdown(results, Optional.empty());
+    }
+
+    /** The whole report, with the abandoned-turn phase's section when it ran. */
+    public static String markdown(Collection<RunResult> results, Optional<PurgeResult> abandoned) {
         Map<Scenario, List<RunResult>> by = Bench.byScenario(results);
         StringBuilder b = new StringBuilder();
         b.append("### Throughput (end to end, medians)\n\n")
-                .append("| topology | guarantee | threads | instances | records | runs | median s | median frames/s | frames/s of each run | full ÷ pass-through |\n")
+                .append("| topology | guarantee | threads | instances | records | runs | median s | median frames/s | frames/s of each run | full ÷ pass-through (same guarantee, threads, instances) |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|\n");
         by.forEach((s, rs) -> {
             if (s.rate() > 0) {
@@ -64,8 +70,20 @@ public final class BenchReport {
                     stores(rs), mib(med(rs, RunResult::rocksDbBytes)), mib(med(rs, RunResult::heapDeltaBytes)),
                     mib(med(rs, RunResult::rssBytes))));
         });
+        abandoned.ifPresent(p -> b.append(abandonedSection(p)));
         b.append("\n### Targets (issue 8)\n\n").append(targets(by));
         return b.toString();
+    }
+
+    private static String abandonedSection(PurgeResult p) {
+        return String.format(Locale.ROOT, "%n### Abandoned turns (idle bound %.0f s, retention %.0f s for this phase)%n%n"
+                        + "| sessions with one open turn | turns in the store | signals readable | turn-store changelog bytes "
+                        + "| counted evidence_expired | turns after retention | signals readable after retention "
+                        + "| turn-store changelog bytes after | purged and counted |%n"
+                        + "|---|---|---|---|---|---|---|---|---|%n| %d | %d | %d | %d | %d | %d | %d | %d | %s |%n",
+                p.idleMillis() / 1000.0, p.retentionMillis() / 1000.0, p.sessions(), p.openTurnsBefore(), p.signalsBefore(),
+                p.turnStoreBytesBefore(), p.expiredCounted(), p.turnsAfterPurge(), p.signalsAfterPurge(),
+                p.turnStoreBytesAfter(), p.purgedAndCounted() ? "yes" : "NO");
     }
 
     private static String targets(Map<Scenario, List<RunResult>> by) {
@@ -99,7 +117,11 @@ public final class BenchReport {
         if (s.topology() != Scenario.Kind.FULL) {
             return Double.NaN;
         }
-        List<RunResult> pass = by.get(new Scenario(Scenario.Kind.PASS_THROUGH, s.guarantee(), 1, 1, 0, false));
+        // the pass-through at the same guarantee and scaling; else the single-thread, single-instance one
+        List<RunResult> pass = by.get(new Scenario(Scenario.Kind.PASS_THROUGH, s.guarantee(), s.threads(), s.instances(), 0, false));
+        if (pass == null) {
+            pass = by.get(new Scenario(Scenario.Kind.PASS_THROUGH, s.guarantee(), 1, 1, 0, false));
+        }
         if (pass == null) {
             return Double.NaN;
         }

@@ -228,6 +228,16 @@ public final class Workload implements Iterator<Workload.Record> {
     }
 
     /**
+     * An abandoned turn (issue 8 item 4): the sentinel's shape without its terminal frame — the
+     * prompt is sent, the provider answers HTTP 500 (a kept signal), and the gateway goes silent.
+     * Only the evidence stage's idle bound can close it.
+     */
+    public static List<Record> abandonedTurn(String sessionId, int generation, Instant at) {
+        List<Record> turn = sentinelTurn(sessionId, generation, at);
+        return turn.subList(0, turn.size() - 1);
+    }
+
+    /**
      * The frames of one failing turn (the provider-500 shape: transient, high confidence, replay-safe)
      * of {@code sessionId} at {@code generation}, in order, without noise; the last one is terminal.
      * The bench sends one per input partition after the workload to see where processing has got to.

@@ -2,13 +2,16 @@ package io.recourse.cli;
 
 import io.recourse.bench.Bench;
 import io.recourse.bench.BenchReport;
+import io.recourse.bench.PurgeResult;
 import io.recourse.bench.RunResult;
+import io.recourse.bench.Scenario;
 import io.recourse.runtime.RecourseConfig;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,6 +61,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Application instances (in this JVM) to compare for the full topology (default ${DEFAULT-VALUE}).")
     List<Integer> instances;
 
+    @Option(names = "--topology", split = ",", paramLabel = "pass-through|full", defaultValue = "pass-through,full",
+            converter = TopologyKindConverter.class,
+            description = "Topologies to run (default ${DEFAULT-VALUE}); e.g. --topology full for a state-and-memory point.")
+    List<Scenario.Kind> topologies;
+
     @Option(names = "--seed", defaultValue = "8", description = "Workload seed (default ${DEFAULT-VALUE}).")
     long seed;
 
@@ -68,6 +76,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "First run both topologies once on a fifth of the sessions, unreported (default on; off with --quick).")
     boolean warmup;
+
+    @Option(names = "--open-turns", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "After the workload, send one open half-turn per session and measure the state it adds "
+                    + "(default on; --no-open-turns skips it, e.g. for 1,000,000 sessions).")
+    boolean openTurns;
 
     @Option(names = "--quick", description = "Smoke run: 300 sessions, 1 run, 1 thread, 1 instance.")
     boolean quick;
@@ -104,21 +117,36 @@ public final class BenchCommand implements Callable<Integer> {
                 sessions, turns, runs, guarantees, threads, instances, Bench.loadAverage());
         out.flush();
         Bench.Settings settings = new Bench.Settings(sessions, turns, seed, runs, guarantees, threads, instances, latency,
-                true, warmup, base, dir);
+                openTurns, warmup, base, dir, topologies);
         List<RunResult> results;
+        Optional<PurgeResult> abandoned;
         try (Bench bench = Bench.start(settings)) {
             results = bench.runAll(r -> {
                 out.println(BenchReport.line(r));
                 out.flush();
             });
+            abandoned = bench.abandoned();
         }
-        String report = BenchReport.markdown(results);
+        String report = BenchReport.markdown(results, abandoned);
         out.println();
         out.print(report);
         out.flush();
         if (reportFile != null) {
             Files.writeString(reportFile, report, StandardCharsets.UTF_8);
         }
-        return results.stream().anyMatch(RunResult::timedOut) ? 1 : 0;
+        return results.stream().anyMatch(RunResult::timedOut) || abandoned.map(p -> !p.purgedAndCounted()).orElse(false) ? 1 : 0;
+    }
+
+    /** {@code pass-through} or {@code full} → {@link Scenario.Kind}; anything else is a usage error naming both. */
+    static final class TopologyKindConverter implements picocli.CommandLine.ITypeConverter<Scenario.Kind> {
+        @Override
+        public Scenario.Kind convert(String value) {
+            for (Scenario.Kind k : Scenario.Kind.values()) {
+                if (k.label().equals(value)) {
+                    return k;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("expected pass-through or full, got '" + value + "'");
+        }
     }
 }

@@ -202,7 +202,11 @@ public final class RecourseRunner implements AutoCloseable {
         }
     }
 
-    /** The Streams properties for {@code config} on {@code bootstrap}: pass-through plus Recourse's fixed choices. */
+    /**
+     * The Streams properties for {@code config} on {@code bootstrap}: pass-through plus Recourse's
+     * fixed choices (dead-letter handlers, explicit internal names) and defaults a configuration may
+     * override ({@code max.task.idle.ms=-1}).
+     */
     public static Properties streamsProperties(RecourseConfig config, String bootstrap) {
         Map<String, Object> p = new HashMap<>(config.streamsProperties());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -210,6 +214,13 @@ public final class RecourseRunner implements AutoCloseable {
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        // A default, not a fixed choice: the owners' tasks read several topics (events, controls, acks)
+        // written by different producers, whose relative order the policies never rely on (DESIGN §6.3:
+        // "whichever comes first; frames and acks travel on different partitions"; generations, attempt
+        // ids and command ids order them). Kafka's default 0 re-checks every
+        // input partition's fetched lag before each record (PartitionGroup.readyToProcess), about 10 % of
+        // the stream thread in the benchmark's profile (BENCHMARKS.md); -1 processes what is buffered.
+        p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, String.valueOf(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
         // read by the dead-letter handlers' configure()
         p.put(RecourseConfig.TOPIC_DLQ, config.topicName(RecourseConfig.TOPIC_DLQ));
         Properties props = new Properties();

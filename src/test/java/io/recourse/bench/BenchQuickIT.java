@@ -19,7 +19,7 @@ class BenchQuickIT {
     Path tmp;
 
     @Test
-    void aTinyRunMeasuresBothTopologiesAndThePacedLatencyThenLeavesNothingBehind() throws Exception {
+    void aTinyRunMeasuresBothTopologiesThePacedLatencyAndThePurgeOfAbandonedTurnsThenLeavesNothingBehind() throws Exception {
         Path work = tmp.resolve("bench");
         Bench.Settings settings = new Bench.Settings(20, 1, 5, 1, List.of("exactly_once_v2"), List.of(1), List.of(1),
                 true, true, false, RecourseConfig.defaults(), work);
@@ -34,8 +34,10 @@ class BenchQuickIT {
         long records = count;
 
         List<RunResult> results;
+        PurgeResult abandoned;
         try (Bench bench = Bench.start(settings)) {
             results = bench.runAll(r -> { });
+            abandoned = bench.abandoned().orElseThrow();
         }
 
         assertThat(results).extracting(r -> r.scenario().label())
@@ -53,6 +55,14 @@ class BenchQuickIT {
         // the pass-through copy of every failing turn's terminal frame was seen by the read_committed observer
         assertThat(results.get(0).classificationCount()).isEqualTo((int) failing);
         assertThat(BenchReport.markdown(results)).contains("| pass-through | exactly_once_v2 | 1 | 1 | " + records);
+        // every abandoned turn was counted as expired; after the retention neither it nor its signals remain
+        assertThat(abandoned.openTurnsBefore()).isEqualTo(20);
+        assertThat(abandoned.signalsBefore()).isPositive();
+        assertThat(abandoned.expiredCounted()).isEqualTo(20);
+        assertThat(abandoned.turnsAfterPurge()).isZero();
+        assertThat(abandoned.signalsAfterPurge()).isZero();
+        assertThat(abandoned.turnStoreBytesAfter()).isLessThan(abandoned.turnStoreBytesBefore());
+        assertThat(BenchReport.markdown(results, java.util.Optional.of(abandoned))).contains("| purged and counted |").contains("| yes |");
         assertThat(Files.exists(work)).isFalse();
     }
 }

@@ -1,0 +1,41 @@
+package io.recourse.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recourse.streams.DeadLetterDeserializationHandler;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+/** The Streams properties the runner hands to Kafka Streams: fixed choices and overridable defaults. */
+class RecourseRunnerPropertiesTest {
+
+    @Test
+    void tasksDoNotIdleOnOtherInputsByDefault() {
+        Properties p = RecourseRunner.streamsProperties(RecourseConfig.defaults(), "localhost:9092");
+
+        assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
+    }
+
+    @Test
+    void aConfiguredTaskIdleTimeWins() {
+        RecourseConfig config = RecourseConfig.of(Map.of("max.task.idle.ms", "0"));
+
+        Properties p = RecourseRunner.streamsProperties(config, "localhost:9092");
+
+        assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
+    }
+
+    @Test
+    void deadLetterHandlersAreAlwaysInstalled() {
+        RecourseConfig config = RecourseConfig.of(Map.of(
+                StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, "com.example.Other"));
+
+        Properties p = RecourseRunner.streamsProperties(config, "localhost:9092");
+
+        assertThat(p.get(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG))
+                .isEqualTo(DeadLetterDeserializationHandler.class.getName());
+        assertThat(p.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)).isEqualTo("localhost:9092");
+    }
+}
