@@ -617,15 +617,33 @@ public final class EvidenceAssembler {
             return this;
         }
 
+        /**
+         * Fills identity fields still unknown from the frame (the first value wins). Keeps the
+         * context object when the frame adds nothing, and sanitizes a provider/model id only when
+         * it is taken (issue 8: both were done on every frame).
+         */
         void mergeIdentity(Frame f) {
             TurnContext c = context;
+            if (!adds(c.profileKind(), f.profileKind()) && !adds(c.agentType(), f.agentType())
+                    && !adds(c.agentProfileId(), f.agentProfileId()) && !adds(c.executionProfileId(), f.executionProfileId())
+                    && !adds(c.providerId(), f.providerId()) && !adds(c.modelId(), f.modelId())
+                    && !adds(c.runId(), f.runId()) && !adds(c.workspaceId(), f.workspaceId()) && !adds(c.taskId(), f.taskId())
+                    && (c.resumeGuarantee() || !f.resumeGuarantee())) {
+                return;
+            }
             context = new TurnContext(c.sessionId(), c.promptGeneration(), c.promptOrigin(), c.retryOfGeneration(),
                     c.commandId(), first(c.profileKind(), f.profileKind()), first(c.agentType(), f.agentType()),
                     first(c.agentProfileId(), f.agentProfileId()), first(c.executionProfileId(), f.executionProfileId()),
-                    first(c.providerId(), label(f.providerId())), first(c.modelId(), label(f.modelId())),
+                    c.providerId() != null ? c.providerId() : label(f.providerId()),
+                    c.modelId() != null ? c.modelId() : label(f.modelId()),
                     first(c.runId(), f.runId()),
                     first(c.workspaceId(), f.workspaceId()), first(c.taskId(), f.taskId()),
                     c.resumeGuarantee() || f.resumeGuarantee());
+        }
+
+        /** Whether {@link #first} would take {@code offered} over {@code known}. */
+        private static boolean adds(Object known, Object offered) {
+            return known == null && offered != null;
         }
 
         /** Origin fields from the lowest-seq prompt frame that carries any of them. */

@@ -141,43 +141,67 @@ public final class Sanitizer {
      * skipping the regex never changes the result — issue 8: most evidence text holds no secret,
      * and the regex scans dominated evidence assembly), and the replacement.
      */
-    private record Rule(Pattern pattern, Predicate<String> mayMatch, Function<MatchResult, String> replacement) {
-        String apply(String text, boolean prefilter) {
-            if (prefilter && !mayMatch.test(text)) {
+    private record Rule(Pattern pattern, Predicate<Text> mayMatch, Function<MatchResult, String> replacement) {
+        String apply(Text t, boolean prefilter) {
+            String text = t.text;
+            if (prefilter && !mayMatch.test(t)) {
                 return text;
             }
             Matcher m = pattern.matcher(text);
             if (!m.find()) {
                 return text;
             }
-            m.reset();
-            return m.replaceAll(r -> Matcher.quoteReplacement(replacement.apply(r)));
+            // Matcher.replaceAll(Function), continuing from the first match instead of searching it again.
+            StringBuilder out = new StringBuilder(text.length());
+            do {
+                m.appendReplacement(out, Matcher.quoteReplacement(replacement.apply(m)));
+            } while (m.find());
+            m.appendTail(out);
+            return out.toString();
         }
     }
 
     private static final List<Rule> RULES = List.of(
-            new Rule(URL, t -> t.contains("://"), Sanitizer::urlSchemeAndHost),
-            new Rule(JWT, t -> t.contains("eyJ"), r -> REDACTED),
-            new Rule(KNOWN_TOKEN, t -> containsAny(t, "sk-", "github_pat_", "gh", "AIza", "xox", "glpat-", "AKIA", "ASIA"),
+            new Rule(URL, t -> t.text.contains("://"), Sanitizer::urlSchemeAndHost),
+            new Rule(JWT, t -> t.text.contains("eyJ"), r -> REDACTED),
+            new Rule(KNOWN_TOKEN, t -> containsAny(t.text, "sk-", "github_pat_", "AIza", "xox", "glpat-", "AKIA", "ASIA")
+                    || hasGitHubTokenPrefix(t.text),
                     r -> REDACTED),
-            new Rule(AUTHORIZATION_HEADER, t -> lower(t).contains("authorization"), r -> r.group(1) + r.group(2)
+            new Rule(AUTHORIZATION_HEADER, t -> t.lower().contains("authorization"), r -> r.group(1) + r.group(2)
                     + (r.group(3) == null ? "" : r.group(3) + " ") + REDACTED),
-            new Rule(BEARER, t -> containsAny(lower(t), "bearer", "basic"), r -> r.group(1) + r.group(2) + REDACTED),
-            new Rule(FLAG, t -> t.contains("--"), r -> r.group(1) + r.group(2) + REDACTED),
-            new Rule(KEY_VALUE, t -> (t.indexOf(':') >= 0 || t.indexOf('=') >= 0)
-                    && containsAny(lower(t), "pass", "pwd", "secret", "token", "key", "cookie", "authorization"),
+            new Rule(BEARER, t -> containsAny(t.lower(), "bearer", "basic"), r -> r.group(1) + r.group(2) + REDACTED),
+            new Rule(FLAG, t -> t.text.contains("--"), r -> r.group(1) + r.group(2) + REDACTED),
+            new Rule(KEY_VALUE, t -> (t.text.indexOf(':') >= 0 || t.text.indexOf('=') >= 0)
+                    && containsAny(t.lower(), "pass", "pwd", "secret", "token", "key", "cookie", "authorization"),
                     Sanitizer::keyValue),
-            new Rule(EMAIL_ADDRESS, t -> t.indexOf('@') >= 0, r -> EMAIL),
-            new Rule(UNIX_HOME, t -> t.contains("/home/") || t.contains("/Users/"), r -> r.group(1) + USER),
-            new Rule(WINDOWS_HOME, t -> t.indexOf(':') >= 0 && lower(t).contains("users"), r -> r.group(1) + USER),
-            new Rule(UUID, t -> t.indexOf('-') >= 0, r -> ID),
-            new Rule(OPAQUE_ID, t -> t.indexOf('_') >= 0 || t.indexOf('-') >= 0,
+            new Rule(EMAIL_ADDRESS, t -> t.text.indexOf('@') >= 0, r -> EMAIL),
+            new Rule(UNIX_HOME, t -> t.text.contains("/home/") || t.text.contains("/Users/"), r -> r.group(1) + USER),
+            new Rule(WINDOWS_HOME, t -> t.text.indexOf(':') >= 0 && t.lower().contains("users"), r -> r.group(1) + USER),
+            new Rule(UUID, t -> hasHexRunBeforeDash(t.text, 8), r -> ID),
+            new Rule(OPAQUE_ID, t -> hasIdAfterSeparator(t.text),
                     r -> (r.group(1) != null ? r.group(1) : r.group(3)) + ID),
-            new Rule(TOKEN_RUN, t -> hasTokenRun(t, 32), r -> looksRandom(r.group()) ? REDACTED : r.group()));
+            new Rule(TOKEN_RUN, t -> hasTokenRun(t.text, 32), r -> looksRandom(r.group()) ? REDACTED : r.group()));
 
-    /** ASCII-insensitive patterns ({@code (?i)} without UNICODE_CASE) match only where the lower-cased text holds the lower-case literal. */
-    private static String lower(String t) {
-        return t.toLowerCase(Locale.ROOT);
+    /**
+     * The text a rule's prefilter looks at, with its lower-case form computed at most once and
+     * shared by the rules until one changes the text (issue 8: each case-insensitive prefilter
+     * lower-cased the whole text again).
+     */
+    private static final class Text {
+        final String text;
+        private String lower;
+
+        Text(String text) {
+            this.text = text;
+        }
+
+        /** ASCII-insensitive patterns ({@code (?i)} without UNICODE_CASE) match only where the lower-cased text holds the lower-case literal. */
+        String lower() {
+            if (lower == null) {
+                lower = text.toLowerCase(Locale.ROOT);
+            }
+            return lower;
+        }
     }
 
     private static boolean containsAny(String t, String... literals) {
@@ -187,6 +211,62 @@ public final class Sanitizer {
             }
         }
         return false;
+    }
+
+    /** Whether {@code t} holds {@code gh[pousr]_} ({@link #KNOWN_TOKEN}'s GitHub token prefixes; "gh" alone is in many words). */
+    private static boolean hasGitHubTokenPrefix(String t) {
+        for (int i = t.indexOf("gh"); i >= 0 && i + 3 < t.length(); i = t.indexOf("gh", i + 1)) {
+            if ("pousr".indexOf(t.charAt(i + 2)) >= 0 && t.charAt(i + 3) == '_') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code t} has {@code min} hex digits directly before a {@code -} (every {@link #UUID} match starts so). */
+    private static boolean hasHexRunBeforeDash(String t, int min) {
+        int run = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+                run++;
+            } else if (c == '-' && run >= min) {
+                return true;
+            } else {
+                run = 0;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code t} has what every {@link #OPAQUE_ID} match has: a {@code _} or {@code -}
+     * followed by a run of ASCII letters and digits that holds a digit and has at least 3
+     * characters (a known prefix), or — after {@code _} — has at least 20 (a short prefix).
+     */
+    private static boolean hasIdAfterSeparator(String t) {
+        int i = 0;
+        while (i < t.length()) {
+            char sep = t.charAt(i++);
+            if (sep != '_' && sep != '-') {
+                continue;
+            }
+            int len = 0;
+            boolean digit = false;
+            while (i < t.length() && isAsciiAlnum(t.charAt(i))) {
+                digit |= t.charAt(i) <= '9';
+                len++;
+                i++;
+            }
+            if (digit && len >= 3 || sep == '_' && len >= 20) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isAsciiAlnum(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
     }
 
     /** Whether {@code t} has a run of at least {@code min} characters of {@code [A-Za-z0-9+/_-]} ({@link #TOKEN_RUN}'s body). */
@@ -237,11 +317,14 @@ public final class Sanitizer {
     }
 
     private static String redact(String text, boolean prefilter) {
-        String result = text;
+        Text current = new Text(text);
         for (Rule rule : RULES) {
-            result = rule.apply(result, prefilter);
+            String result = rule.apply(current, prefilter);
+            if (result != current.text) {
+                current = new Text(result);
+            }
         }
-        return result;
+        return current.text;
     }
 
     private static String capInput(String text) {

@@ -92,6 +92,12 @@ public final class RecourseConfig {
     public static final String EVIDENCE_MAX_SIGNAL_BYTES = "recourse.evidence.max.signal.bytes";
     public static final String EVIDENCE_MAX_TURN_BYTES = "recourse.evidence.max.turn.bytes";
     public static final String FRAME_MAX_BYTES = "recourse.frame.max.bytes";
+    /**
+     * Decoded turn states the evidence processor keeps in memory per task (least recently used
+     * first out; default 10000, {@code 0} = no cache): a frame of a cached turn skips the turn
+     * store's read and decode (issue 8). The store stays the source of truth.
+     */
+    public static final String EVIDENCE_TURN_CACHE_ENTRIES = "recourse.evidence.turn.cache.entries";
 
     // --- embedded broker ---
     /** Port of the embedded broker's client listener; 0 = a free port. */
@@ -149,6 +155,7 @@ public final class RecourseConfig {
         d.put(EVIDENCE_MAX_SIGNAL_BYTES, String.valueOf(4 * 1024));
         d.put(EVIDENCE_MAX_TURN_BYTES, String.valueOf(16 * 1024));
         d.put(FRAME_MAX_BYTES, String.valueOf(256 * 1024));
+        d.put(EVIDENCE_TURN_CACHE_ENTRIES, "10000");
         d.put(EMBEDDED_PORT, "0");
         d.put(EMBEDDED_CONTROLLER_PORT, "0");
         d.put(METRICS_PORT, "9464");
@@ -339,6 +346,11 @@ public final class RecourseConfig {
         return intValue(EVIDENCE_MAX_TURN_BYTES);
     }
 
+    /** {@link #EVIDENCE_TURN_CACHE_ENTRIES}: decoded turn states cached per task; 0 = none. */
+    public int evidenceTurnCacheEntries() {
+        return intValue(EVIDENCE_TURN_CACHE_ENTRIES);
+    }
+
     public int frameMaxBytes() {
         return intValue(FRAME_MAX_BYTES);
     }
@@ -433,6 +445,7 @@ public final class RecourseConfig {
         range(EVIDENCE_MAX_SIGNAL_BYTES, 1, 1 << 20);
         range(EVIDENCE_MAX_TURN_BYTES, 1, 1 << 24);
         range(FRAME_MAX_BYTES, 1, 1 << 30);
+        range(EVIDENCE_TURN_CACHE_ENTRIES, 0, 1_000_000);
         range(EMBEDDED_PORT, 0, 65_535);
         range(EMBEDDED_CONTROLLER_PORT, 0, 65_535);
         range(METRICS_PORT, -1, 65_535);

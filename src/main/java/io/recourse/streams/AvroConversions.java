@@ -1,15 +1,30 @@
 package io.recourse.streams;
 
 import io.recourse.WireName;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The value conversions shared by the Avro mappings of this package ({@link AvroMapping},
  * {@link TurnStateMapping}): enums travel as their wire names, or — for enums without one (the
  * turn state's closed marker and effect kinds) — as their lower-case constant names; {@code null}
- * stays {@code null} where the schema field is nullable.
+ * stays {@code null} where the schema field is nullable. Names are looked up in per-enum tables
+ * computed once (issue 8: the turn store's mapping converted names on every frame).
  */
 final class AvroConversions {
+
+    /** Lower-case constant name → constant, per enum type. */
+    private static final ClassValue<Map<String, Object>> BY_LOWER_NAME = new ClassValue<>() {
+        @Override
+        protected Map<String, Object> computeValue(Class<?> type) {
+            Map<String, Object> m = new HashMap<>();
+            for (Object c : type.getEnumConstants()) {
+                m.putIfAbsent(((Enum<?>) c).name().toLowerCase(Locale.ROOT), c); // the first wins, as the linear search did
+            }
+            return m;
+        }
+    };
 
     private AvroConversions() {
     }
@@ -30,7 +45,7 @@ final class AvroConversions {
 
     /** The constant's name in lower case ({@code ROOT} locale). */
     static String lower(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
+        return WireName.of(e);
     }
 
     /**
@@ -39,11 +54,10 @@ final class AvroConversions {
      * @throws IllegalArgumentException on an unknown name
      */
     static <E extends Enum<E>> E upper(Class<E> type, String wire) {
-        for (E e : type.getEnumConstants()) {
-            if (e.name().toLowerCase(Locale.ROOT).equals(wire)) {
-                return e;
-            }
+        Object e = wire == null ? null : BY_LOWER_NAME.get(type).get(wire);
+        if (e == null) {
+            throw new IllegalArgumentException("unknown " + type.getSimpleName() + " '" + wire + "'");
         }
-        throw new IllegalArgumentException("unknown " + type.getSimpleName() + " '" + wire + "'");
+        return type.cast(e);
     }
 }

@@ -2,14 +2,21 @@ package io.recourse.streams;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.Encoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.message.BinaryMessageDecoder;
-import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.util.ClassSecurityValidator;
@@ -28,6 +35,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@code schemas/history/<Name>.v1.avsc}, {@code .v2.avsc}, … (consecutive from v1), so stores
  * and changelogs written by an older Recourse still read; the record is resolved into the
  * current schema. A {@code null} value (a tombstone) stays {@code null} both ways.
+ *
+ * <p>Encoding writes the header and then the body with Avro's generic writer — or, for a type
+ * with a hand-written coder ({@link #of(Class, BodyWriter)}), with that coder — into a per-thread
+ * reused buffer; the bytes are those of Avro's {@code BinaryMessageEncoder}.
  *
  * <p>Usage: {@code AvroSerde.of(Classification.class)}; also usable as a plain
  * {@link #encode}/{@link #decode} pair.
@@ -49,16 +60,33 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
                 clazz -> GENERATED_PACKAGE.equals(clazz.getPackageName())));
     }
 
+    /** Encode buffers larger than this (bytes) are dropped after use rather than kept by the thread. */
+    private static final int MAX_RETAINED_BUFFER = 1 << 20;
+    /**
+     * Per-thread encode buffer and binary encoder, reused across calls (issue 8: the per-record
+     * allocations of {@code BinaryMessageEncoder} showed in the profile). Thread-confined, so a
+     * serde instance shared by several stream threads stays safe.
+     */
+    private static final ThreadLocal<EncodeBuffer> BUFFERS = ThreadLocal.withInitial(EncodeBuffer::new);
+
     private final Class<T> type;
-    private final BinaryMessageEncoder<T> encoder;
+    private final byte[] header;
+    private final BodyWriter<T> body;
     private final BinaryMessageDecoder<T> decoder;
     private final List<Schema> history;
 
-    private AvroSerde(Class<T> type) {
+    private AvroSerde(Class<T> type, BodyWriter<T> body) {
         this.type = type;
         SpecificData model = SpecificData.getForClass(type);
         Schema current = SpecificData.get().getSchema(type);
-        this.encoder = new BinaryMessageEncoder<>(model, current);
+        this.header = singleObjectHeader(current);
+        if (body == null) {
+            @SuppressWarnings("unchecked")
+            DatumWriter<T> writer = (DatumWriter<T>) model.createDatumWriter(current);
+            this.body = writer::write;
+        } else {
+            this.body = body;
+        }
         this.decoder = new BinaryMessageDecoder<>(model, current);
         this.history = Collections.unmodifiableList(historyOf(current.getName(), type.getClassLoader()));
         history.forEach(decoder::addSchema);
@@ -66,7 +94,73 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
 
     /** A serde for the generated record class {@code type}, e.g. {@code Classification.class}. */
     public static <T extends SpecificRecord> AvroSerde<T> of(Class<T> type) {
-        return new AvroSerde<>(type);
+        return new AvroSerde<>(type, null);
+    }
+
+    /**
+     * A serde for {@code type} whose encoder writes the binary body with {@code body} instead of
+     * Avro's generic writer — a hand-written coder that must produce the very same bytes (e.g.
+     * {@link TurnStateCoder}); decoding is unchanged.
+     */
+    static <T extends SpecificRecord> AvroSerde<T> of(Class<T> type, BodyWriter<T> body) {
+        return new AvroSerde<>(type, java.util.Objects.requireNonNull(body, "body"));
+    }
+
+    /** Writes the Avro binary body of one record (no header). */
+    @FunctionalInterface
+    interface BodyWriter<T> {
+        void write(T value, Encoder out) throws IOException;
+    }
+
+    /**
+     * The single-object header {@code C3 01} + the schema's CRC-64-AVRO parsing fingerprint,
+     * little-endian (the Avro specification; what {@code BinaryMessageEncoder} writes).
+     */
+    static byte[] singleObjectHeader(Schema schema) {
+        ByteBuffer b = ByteBuffer.allocate(10).order(ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 0xC3).put((byte) 0x01).putLong(SchemaNormalization.parsingFingerprint64(schema));
+        return b.array();
+    }
+
+    /**
+     * A reusable growable byte buffer with its reusable direct binary encoder. Not a
+     * {@link java.io.ByteArrayOutputStream}: its methods are synchronized, and the direct encoder
+     * writes most values a byte at a time (issue 8: the lock showed in the turn store's encode).
+     */
+    private static final class EncodeBuffer extends OutputStream {
+        BinaryEncoder encoder;
+        private byte[] buf = new byte[1024];
+        private int count;
+
+        void reset() {
+            count = 0;
+        }
+
+        @Override
+        public void write(int b) {
+            if (count == buf.length) {
+                grow(1);
+            }
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (buf.length - count < len) {
+                grow(len);
+            }
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        private void grow(int more) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, Math.addExact(count, more)));
+        }
+
+        byte[] bytes() {
+            return Arrays.copyOf(buf, count);
+        }
     }
 
     /**
@@ -101,10 +195,18 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
             return null;
         }
         try {
-            ByteBuffer buffer = encoder.encode(value);
-            byte[] out = new byte[buffer.remaining()];
-            buffer.get(out);
-            return out;
+            EncodeBuffer buffer = BUFFERS.get();
+            buffer.reset();
+            buffer.write(header, 0, header.length);
+            BinaryEncoder out = EncoderFactory.get().directBinaryEncoder(buffer, buffer.encoder);
+            buffer.encoder = out;
+            body.write(value, out);
+            out.flush();
+            byte[] bytes = buffer.bytes();
+            if (bytes.length > MAX_RETAINED_BUFFER) {
+                BUFFERS.remove(); // do not keep one outsized record's buffer for the thread's lifetime
+            }
+            return bytes;
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("cannot encode " + type.getSimpleName() + ": " + e.getMessage(), e);
         }

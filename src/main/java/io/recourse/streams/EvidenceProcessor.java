@@ -19,8 +19,10 @@ import io.recourse.streams.EvidenceTimeIndex.Kind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
@@ -54,6 +56,26 @@ import org.apache.kafka.streams.state.WindowStore;
  * <p>Metrics (DESIGN §10, {@link RecourseMeters}): every classified failed turn counts in
  * {@code recourse_classifications_total}; every fired time-index entry records its lag behind stream
  * time under {@code recourse_timer_lag_seconds{owner=evidence, kind=idle|purge}}.
+ *
+ * <p><b>Decoded turn-state cache</b> (issue 8: reading and decoding the turn store's value was a
+ * tenth of the stream thread). The processor keeps up to {@code turnCacheEntries} decoded states,
+ * least recently used first out ({@code 0} disables it). It is a write-through view of the turn
+ * store, never a replacement: every write goes to the store first and then to the cache (a
+ * delete removes the entry), so the store, its changelog and the cache hold the same state; the
+ * cached value is {@link TurnStateMapping#stored} of what was put — the state exactly as the store
+ * would decode it (instants at millisecond precision), so a hit and a store read are equal.
+ * Reads try the cache, then the store. Only this processor writes the turn store (it is
+ * connected to no other), so no entry can go stale while the task runs.
+ *
+ * <p>Why it is safe under {@code exactly_once_v2}: the cache may hold states of the open
+ * transaction. When that transaction aborts (task corrupted, producer fenced, task migrated),
+ * Kafka Streams closes the task dirty — calling {@link #close()} — and then rolls its stores back
+ * to the last commit (wiping and restoring them from the changelog) and re-initializes the same
+ * processor instance, calling {@link #init} again before any record is processed. Both clear
+ * the cache, so a revived or restored task reads only the store's (committed) state, and the
+ * records replayed from the last committed offset see exactly what they saw the first time. A
+ * task moved to another instance starts there with an empty cache. The cache is per task (one
+ * processor instance per task, one thread at a time), so it needs no synchronization.
  */
 final class EvidenceProcessor extends ContextualProcessor<String, Frame, String, EvidenceOutput> {
 
@@ -68,6 +90,9 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
     private final Duration idle;
     private final Duration retention;
     private final Duration punctuationInterval;
+    private final int turnCacheEntries;
+    /** turn key → decoded state, access order; {@code null} when disabled. */
+    private final LinkedHashMap<String, TurnState> turnCache;
 
     private WindowStore<String, StoredSignal> signals;
     private KeyValueStore<String, TurnStateValue> turns;
@@ -75,6 +100,26 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
 
     EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
                       Duration retention, Duration punctuationInterval) {
+        this(assembler, classifier, meters, idle, retention, punctuationInterval, 0);
+    }
+
+    /**
+     * @param turnCacheEntries decoded turn states cached per task ({@code ≥ 0}; {@code 0} = no
+     *                         cache), {@code recourse.evidence.turn.cache.entries}
+     * @throws IllegalArgumentException when {@code turnCacheEntries < 0}
+     */
+    EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
+                      Duration retention, Duration punctuationInterval, int turnCacheEntries) {
+        if (turnCacheEntries < 0) {
+            throw new IllegalArgumentException("turnCacheEntries must be ≥ 0: " + turnCacheEntries);
+        }
+        this.turnCacheEntries = turnCacheEntries;
+        this.turnCache = turnCacheEntries == 0 ? null : new LinkedHashMap<>(Math.min(turnCacheEntries, 1024) * 2, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, TurnState> eldest) {
+                return size() > EvidenceProcessor.this.turnCacheEntries;
+            }
+        };
         this.assembler = assembler;
         this.classifier = classifier;
         this.meters = meters;
@@ -87,6 +132,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
     @Override
     public void init(ProcessorContext<String, EvidenceOutput> context) {
         super.init(context);
+        clearTurnCache(); // a revived task (EOS abort → close dirty → re-init) must not see uncommitted states
         signals = context.getStateStore(EvidenceTopology.SIGNAL_STORE);
         turns = context.getStateStore(EvidenceTopology.TURN_STORE);
         timeIndex = context.getStateStore(EvidenceTopology.TIME_INDEX_STORE);
@@ -111,7 +157,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
         if (step.lateAfterClose()) {
             counters.lateAfterClose();
-            turns.put(turnKey, TurnStateMapping.toAvro(step.state()));
+            putTurn(turnKey, step.state());
             return;
         }
         TurnState state = step.state();
@@ -122,7 +168,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
         forwardEvents(step.events(), frame.sessionId(), timestamp);
         // a closed turn keeps only its marker: assembling below reads the full state
-        turns.put(turnKey, TurnStateMapping.toAvro(step.closesTurn() ? state.closedMarker() : state));
+        putTurn(turnKey, step.closesTurn() ? state.closedMarker() : state);
         if (step.closesTurn()) {
             close(turnKey, state, timestamp);
         }
@@ -170,7 +216,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
                 case IDLE -> checkIdle(entry.turnKey(), state, streamTime);
                 case PURGE -> {
                     if (!state.open() && !state.closedAt().plus(retention).isAfter(streamTime)) {
-                        turns.delete(entry.turnKey());
+                        deleteTurn(entry.turnKey());
                     }
                 }
             }
@@ -188,7 +234,7 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
         assembler.expire(state, streamTime).ifPresent(expired -> {
             counters.expired();
-            turns.put(turnKey, TurnStateMapping.toAvro(expired.state().closedMarker()));
+            putTurn(turnKey, expired.state().closedMarker());
             timeIndex.put(EvidenceTimeIndex.key(streamTime.plus(retention), Kind.PURGE, turnKey), PRESENT);
             forwardEvents(List.of(expired.event()), state.context().sessionId(), streamTime.toEpochMilli());
         });
@@ -200,8 +246,60 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
     }
 
+    @Override
+    public void close() {
+        clearTurnCache();
+        super.close();
+    }
+
+    /** The turn's state: from the cache, else decoded from the turn store (and then cached); {@code null} when absent. */
     private TurnState load(String turnKey) {
+        if (turnCache != null) {
+            TurnState cached = turnCache.get(turnKey);
+            if (cached != null) {
+                return cached;
+            }
+        }
         TurnStateValue v = turns.get(turnKey);
-        return v == null ? null : TurnStateMapping.fromAvro(v);
+        if (v == null) {
+            return null;
+        }
+        TurnState state = TurnStateMapping.fromAvro(v);
+        if (turnCache != null) {
+            turnCache.put(turnKey, state);
+        }
+        return state;
+    }
+
+    /** Writes the turn store, then (only once the store accepted it) the cache. */
+    private void putTurn(String turnKey, TurnState state) {
+        turns.put(turnKey, TurnStateMapping.toAvro(state));
+        if (turnCache != null) {
+            turnCache.put(turnKey, TurnStateMapping.stored(state));
+        }
+    }
+
+    /** Deletes from the turn store, then from the cache. */
+    private void deleteTurn(String turnKey) {
+        turns.delete(turnKey);
+        if (turnCache != null) {
+            turnCache.remove(turnKey);
+        }
+    }
+
+    private void clearTurnCache() {
+        if (turnCache != null) {
+            turnCache.clear();
+        }
+    }
+
+    /** The cached decoded state of {@code turnKey}, or {@code null} (tests: a hit equals a store read). */
+    TurnState cachedTurn(String turnKey) {
+        return turnCache == null ? null : turnCache.get(turnKey);
+    }
+
+    /** Entries in the decoded turn-state cache (tests: the bound and the clearing on init). */
+    int turnCacheSize() {
+        return turnCache == null ? 0 : turnCache.size();
     }
 }

@@ -83,7 +83,8 @@ public final class EvidenceTopology {
                 Stores.persistentWindowStore(SIGNAL_STORE, retention, SIGNAL_WINDOW, false),
                 Serdes.String(), AvroSerde.of(StoredSignal.class)));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(TURN_STORE), Serdes.String(), AvroSerde.of(TurnStateValue.class)));
+                Stores.persistentKeyValueStore(TURN_STORE), Serdes.String(),
+                AvroSerde.of(TurnStateValue.class, TurnStateCoder::write)));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TIME_INDEX_STORE), Serdes.Bytes(), Serdes.ByteArray()));
 
@@ -91,8 +92,10 @@ public final class EvidenceTopology {
                 config.evidenceMaxSignalBytes(), config.evidenceMaxTurnBytes(), EvidenceBounds.DEFAULTS.effectTail()));
         Duration idle = config.evidenceIdle();
         Duration interval = config.punctuationInterval();
+        int turnCacheEntries = config.evidenceTurnCacheEntries();
         Map<String, KStream<String, EvidenceOutput>> out = frames
-                .process(() -> new EvidenceProcessor(assembler, classifier, meters, idle, retention, interval),
+                .process(() -> new EvidenceProcessor(assembler, classifier, meters, idle, retention, interval,
+                        turnCacheEntries),
                         Named.as(EVIDENCE_PROCESSOR), SIGNAL_STORE, TURN_STORE, TIME_INDEX_STORE)
                 .split(Named.as(EVIDENCE_SPLIT))
                 .branch((k, v) -> v instanceof EvidenceOutput.Classified, Branched.as(CLASSIFIED_BRANCH))

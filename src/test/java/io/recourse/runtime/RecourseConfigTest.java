@@ -38,6 +38,18 @@ class RecourseConfigTest {
     }
 
     @Test
+    void the_evidence_turn_cache_holds_ten_thousand_turns_per_task_by_default_and_zero_turns_it_off() {
+        assertThat(RecourseConfig.defaults().evidenceTurnCacheEntries()).isEqualTo(10_000);
+        assertThat(RecourseConfig.of(Map.of(RecourseConfig.EVIDENCE_TURN_CACHE_ENTRIES, "0")).evidenceTurnCacheEntries()).isZero();
+    }
+
+    @Test
+    void a_negative_evidence_turn_cache_size_fails_naming_the_key() {
+        assertThatThrownBy(() -> RecourseConfig.of(Map.of(RecourseConfig.EVIDENCE_TURN_CACHE_ENTRIES, "-1")))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("recourse.evidence.turn.cache.entries");
+    }
+
+    @Test
     void the_metrics_endpoint_listens_on_loopback_port_9464_by_default() {
         RecourseConfig config = RecourseConfig.defaults();
 
