@@ -103,7 +103,7 @@ public final class Bench implements AutoCloseable {
      * @param instances       instance counts to compare (likewise)
      * @param latency         whether to run the paced latency scenario at half the full topology's rate
      * @param openTurns       whether full single-instance runs also measure state per open turn
-     * @param warmup          whether to run both topologies once on a fifth of the sessions first, unreported
+     * @param warmup          whether to run both topologies once on half of the sessions first, unreported
      *                        (the JIT compiles the hot paths before the measured runs)
      * @param base            configuration: {@code bootstrap.servers} selects an external cluster, Kafka
      *                        client keys (security) pass through
@@ -173,7 +173,8 @@ public final class Bench implements AutoCloseable {
         List<RunResult> results = new ArrayList<>();
         String scaling = settings.guarantees().contains("exactly_once_v2") ? "exactly_once_v2" : settings.guarantees().get(0);
         if (settings.warmup()) {
-            int few = Math.max(50, settings.sessions() / 5);
+            // half the sessions: long enough for C2 to finish compiling the hot paths of both topologies
+            int few = Math.max(50, settings.sessions() / 2);
             for (Scenario.Kind kind : settings.topologies()) {
                 RunResult w = run(new Scenario(kind, scaling, 1, 1, 0, false), few);
                 LOG.info("warm-up (not reported): {}", BenchReport.line(w));

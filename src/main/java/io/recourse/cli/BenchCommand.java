@@ -74,7 +74,7 @@ public final class BenchCommand implements Callable<Integer> {
     boolean latency;
 
     @Option(names = "--warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "First run both topologies once on a fifth of the sessions, unreported (default on; off with --quick).")
+            description = "First run both topologies once on half of the sessions, unreported (default on; off with --quick).")
     boolean warmup;
 
     @Option(names = "--open-turns", negatable = true, defaultValue = "true", fallbackValue = "true",
