@@ -91,11 +91,12 @@ public final class TextHints {
     /** The first relative hint ("resets in 4hr 19min", "try again in 20s"), or empty. */
     public static Optional<Instant> relative(String text, Instant base) {
         String t = bounded(text);
-        if (t == null || base == null) {
+        int from = t == null ? -1 : firstOf(t, RELATIVE_STARTS);
+        if (from < 0 || base == null) {
             return Optional.empty();
         }
         Matcher trigger = RELATIVE_TRIGGER.matcher(t);
-        while (trigger.find()) {
+        for (boolean found = trigger.find(from); found; found = trigger.find()) {
             String verb = trigger.group(2) == null ? "" : trigger.group(2).toLowerCase(Locale.ROOT);
             // "Retrying in 5s", "will retry in 3s": the client's own backoff, not the provider's word.
             boolean clientBackoff = verb.equals("retrying") || (trigger.group(1) != null && verb.equals("retry"));
@@ -146,11 +147,12 @@ public final class TextHints {
     /** The first wall-clock hint with an explicit zone ("resets 9:10pm (UTC)"), or empty. */
     public static Optional<Instant> wallClock(String text, Instant base) {
         String t = bounded(text);
-        if (t == null || base == null) {
+        int from = t == null ? -1 : firstOf(t, WALL_CLOCK_STARTS);
+        if (from < 0 || base == null) {
             return Optional.empty();
         }
         Matcher m = WALL_CLOCK.matcher(t);
-        while (m.find()) {
+        for (boolean found = m.find(from); found; found = m.find()) {
             Optional<Instant> hint = resolve(m, base);
             if (hint.isPresent()) {
                 return hint;
@@ -162,11 +164,12 @@ public final class TextHints {
     /** The first epoch or RFC 3339 value after a reset field name ("reset_time: 1752624000"), or empty. */
     public static Optional<Instant> epochField(String text) {
         String t = bounded(text);
-        if (t == null) {
+        int from = t == null ? -1 : firstOf(t, EPOCH_FIELD_STARTS);
+        if (from < 0) {
             return Optional.empty();
         }
         Matcher m = EPOCH_FIELD.matcher(t);
-        while (m.find()) {
+        for (boolean found = m.find(from); found; found = m.find()) {
             Optional<Instant> hint = EpochInstant.parse(m.group(1)).or(() -> Rfc3339.parse(m.group(1)));
             if (hint.isPresent()) {
                 return hint;
@@ -214,6 +217,61 @@ public final class TextHints {
             return upper;
         }
         return zone;
+    }
+
+    /*
+     * Where a match of each trigger regex can start (lower case, compared with ASCII case folded
+     * as "(?i)" does): "will", "retrying", "retry", "retry-after", "reset(s)", "try again". A
+     * text without any is not searched, and the search starts at the first of them (issue 8).
+     */
+    private static final String[] RELATIVE_STARTS = {"will", "retr", "reset", "try"};
+    private static final String[] WALL_CLOCK_STARTS = {"retr", "reset", "try"};
+    private static final String[] EPOCH_FIELD_STARTS = {"reset"};
+
+    /** Index of the first occurrence of any of {@code lowerWords} in {@code text}, ASCII case folded; -1 when none. */
+    static int firstOf(String text, String[] lowerWords) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80 || !STARTS[c]) {
+                continue;
+            }
+            c = fold(c);
+            for (String w : lowerWords) {
+                if (c == w.charAt(0) && startsWithFolded(text, i, w)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The first letters of the start words, both cases. */
+    private static final boolean[] STARTS = new boolean[128];
+
+    static {
+        for (String[] words : new String[][] {RELATIVE_STARTS, WALL_CLOCK_STARTS, EPOCH_FIELD_STARTS}) {
+            for (String w : words) {
+                STARTS[w.charAt(0)] = true;
+                STARTS[Character.toUpperCase(w.charAt(0))] = true;
+            }
+        }
+    }
+
+    private static boolean startsWithFolded(String text, int at, String lower) {
+        if (at + lower.length() > text.length()) {
+            return false;
+        }
+        for (int k = 1; k < lower.length(); k++) {
+            if (fold(text.charAt(at + k)) != lower.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static char fold(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
     }
 
     private static boolean attemptFollows(String text, int from) {
