@@ -45,6 +45,7 @@ final class RuleIndex {
     private final long[] ungated;
     /** Gate id (one per catalogue regex) → its alternatives. */
     private final Alternative[][] gates;
+    private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
     private final Rule.Target[] targets;
     /** Per {@link SignalKind} ordinal, the targets some regex reads. */
@@ -61,6 +62,7 @@ final class RuleIndex {
         this.literals = new LiteralSet(b.literalText, b.literalCaseSensitive);
         this.alternatives = b.alternatives.toArray(Alternative[]::new);
         this.gates = b.gates.toArray(Alternative[][]::new);
+        this.gateIds = b.gateIds;
         this.targets = b.targets.toArray(Rule.Target[]::new);
         this.regexTargets = new int[SignalKind.values().length][];
         for (SignalKind k : SignalKind.values()) {
@@ -106,6 +108,24 @@ final class RuleIndex {
 
     CompiledMarker[] surfacedShapes() {
         return surfacedShapes;
+    }
+
+    /**
+     * Whether the catalogue regex test {@code match} holds on {@code text} (bounded to
+     * {@link Classifier#MAX_FIELD_CHARS}) as {@link Classifier#classify} decides it: scan, gate,
+     * admitted alternatives. For tests.
+     *
+     * @throws IllegalArgumentException when {@code match} is not one of the catalogue's regex tests
+     */
+    boolean regexHolds(FieldMatch match, String text) {
+        Integer gate = gateIds.get(match);
+        if (gate == null) {
+            throw new IllegalArgumentException("not a regex test of this catalogue: " + match);
+        }
+        Turn turn = new Turn(List.of());
+        Field f = new Field(Rule.bound(text, Classifier.MAX_FIELD_CHARS));
+        turn.scan(f);
+        return turn.test(match, gate, f);
     }
 
     /** Literals in the automaton, regex alternatives, alternatives without a literal (for tests and reports). */
