@@ -125,13 +125,28 @@ final class LiteralSet {
      * @return the literals found, as pairs {@code (id, index of its first occurrence)} in the
      *         order of those indexes: {@code [id0, start0, id1, start1, …]}
      */
-    int[] scan(String s0, long[] present) {
+    int[] scan(String text, long[] present) {
+        return scan(text, present, new Scratch());
+    }
+
+    /** Reusable buffers of one thread's scans (a turn's): the text's characters and the pairs found. */
+    static final class Scratch {
+        char[] chars = new char[64];
+        int[] pairs = new int[16];
+    }
+
+    /** {@link #scan(String, long[])} with the buffers of {@code scratch}. */
+    int[] scan(String s0, long[] present, Scratch scratch) {
         int n = s0.length();
         if (n < MIN_LENGTH) {
             return NONE;
         }
-        char[] text = s0.toCharArray(); // String.charAt's per-character checks cost more than the copy
-        int[] found = NONE;
+        if (scratch.chars.length < n) {
+            scratch.chars = new char[Math.max(n, scratch.chars.length * 2)];
+        }
+        char[] text = scratch.chars;
+        s0.getChars(0, n, text, 0); // String.charAt's per-character checks cost more than the copy
+        int[] found = scratch.pairs;
         int size = 0;
         int t = code(text[0]) << 7 | code(text[1]);
         for (int i = 0; i + 2 < n; i++) {
@@ -154,13 +169,14 @@ final class LiteralSet {
                 }
                 present[id >>> 6] |= 1L << id;
                 if (size == found.length) {
-                    found = Arrays.copyOf(found, Math.max(8, size * 2));
+                    found = Arrays.copyOf(found, size * 2);
+                    scratch.pairs = found;
                 }
                 found[size++] = id;
                 found[size++] = i;
             }
         }
-        return size == found.length ? found : Arrays.copyOf(found, size);
+        return size == 0 ? NONE : Arrays.copyOf(found, size);
     }
 
     private boolean startsAt(char[] text, int n, int i, int id) {

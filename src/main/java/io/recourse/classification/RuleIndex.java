@@ -152,6 +152,7 @@ final class RuleIndex {
 
         private final List<Signal> signals;
         private final Field[] fields;
+        private final LiteralSet.Scratch scratch = new LiteralSet.Scratch();
         /** Bit per {@link SignalKind} ordinal of the turn's signals. */
         private int kinds;
         /** Gates admitted in some field of the turn. */
@@ -237,7 +238,7 @@ final class RuleIndex {
 
         private void scan(Field f) {
             long[] present = new long[literals.words()];
-            int[] found = literals.scan(f.value, present);
+            int[] found = literals.scan(f.value, present, scratch);
             long[] admitted = ungated.clone();
             for (int k = 0; k < found.length; k += 2) {
                 for (int a : triggers[found[k]]) {
@@ -285,17 +286,12 @@ final class RuleIndex {
         final int[] startIds;
         final boolean caseSensitive;
 
-        Alternative(int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive) {
+        Alternative(int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
+                    List<String> literals) {
             this.gate = gate;
             this.pattern = pattern;
             this.clauses = clauses.toArray(int[][]::new);
-            int[] best = null;
-            for (int[] c : this.clauses) {
-                if (best == null || c.length < best.length) {
-                    best = c;
-                }
-            }
-            this.trigger = best;
+            this.trigger = trigger(this.clauses, literals);
             String re = pattern.pattern();
             List<String> split = RegexPrefilter.splitTopLevel(re);
             this.anchored = re.startsWith("^") && split != null && split.size() == 1
@@ -304,6 +300,26 @@ final class RuleIndex {
             this.starts = usable ? starts : null;
             this.startIds = usable ? startIds : null;
             this.caseSensitive = caseSensitive;
+        }
+
+        /**
+         * The clause whose literals start the check: the one with the longest shortest literal
+         * (long literals are rare in provider text), then the fewest literals.
+         */
+        private static int[] trigger(int[][] clauses, List<String> literals) {
+            int[] best = null;
+            int bestShortest = 0;
+            for (int[] c : clauses) {
+                int shortest = Integer.MAX_VALUE;
+                for (int l : c) {
+                    shortest = Math.min(shortest, literals.get(l).length());
+                }
+                if (best == null || shortest > bestShortest || shortest == bestShortest && c.length < best.length) {
+                    best = c;
+                    bestShortest = shortest;
+                }
+            }
+            return best;
         }
 
         boolean admitted(long[] present) {
@@ -527,7 +543,7 @@ final class RuleIndex {
                 for (List<String> c : clauses) { // all of them: fewer regex runs pay for the longer scan
                     ids.add(c.stream().mapToInt(l -> literal(l, caseSensitive)).distinct().toArray());
                 }
-                alts.add(new Alternative(id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive));
+                alts.add(new Alternative(id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
             }
             alternatives.addAll(alts);
             gates.add(alts.toArray(Alternative[]::new));

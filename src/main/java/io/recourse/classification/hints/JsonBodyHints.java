@@ -190,12 +190,13 @@ public final class JsonBodyHints {
 
     /**
      * Whether {@code text} can hold a field named one of {@code names}, at any depth: the name
-     * appears as written, or the text has a backslash (a JSON escape can spell a name).
-     * When false, parsing finds no such field, so the text is not parsed (issue 8: most provider
-     * texts carry no timing hint).
+     * appears as written, or the text has a backslash-u escape, the only JSON escape that can
+     * spell a letter or an underscore (also inside JSON embedded in a string value: an embedded
+     * escape decodes from one in the text). When false, parsing finds no such field, so the text
+     * is not parsed (issue 8: most provider texts carry no timing hint).
      */
     private static boolean mayName(String text, Set<String> names) {
-        return text != null && (text.indexOf('\\') >= 0 || containsAnyName(text, names));
+        return text != null && (text.contains("\\u") || containsAnyName(text, names));
     }
 
     private static boolean containsAnyName(String text, Set<String> names) {
