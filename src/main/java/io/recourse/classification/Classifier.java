@@ -92,8 +92,11 @@ public final class Classifier implements TurnClassifier {
         int n = signals.size();
         String agent = evidence.agentType() == null ? null : evidence.agentType().toLowerCase(Locale.ROOT);
         String provider = evidence.providerId() == null ? null : evidence.providerId().toLowerCase(Locale.ROOT);
-        boolean[] background = marks(index.backgroundMarkers(), agent, turn, n);
-        boolean[] surfaced = marks(index.surfacedShapes(), agent, turn, n);
+        boolean[] surfaced = marks(index.surfacedShapes(), agent, turn, n, false);
+        if (completed && !any(surfaced)) {
+            return Optional.empty(); // a completed turn fails only on a match resting on a surfaced failure
+        }
+        boolean[] background = marks(index.backgroundMarkers(), agent, turn, n, true);
         boolean[] preStart = new boolean[n];
         boolean[] readable = new boolean[n];
         for (int i = 0; i < n; i++) {
@@ -196,10 +199,12 @@ public final class Classifier implements TurnClassifier {
         return rule.background() || allBackground ? BACKGROUND : FOREGROUND;
     }
 
-    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, String agent, RuleIndex.Turn turn, int n) {
+    /** {@code gated}: skip markers {@link RuleIndex.Turn#possible} rules out (which scans every field once). */
+    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, String agent, RuleIndex.Turn turn, int n,
+                                   boolean gated) {
         boolean[] out = new boolean[n];
         for (RuleIndex.CompiledMarker m : markers) {
-            if (!inScope(m.marker.agents(), agent) || !turn.possible(m.condition)) {
+            if (!inScope(m.marker.agents(), agent) || gated && !turn.possible(m.condition)) {
                 continue;
             }
             for (int i = 0; i < n; i++) {
@@ -209,6 +214,15 @@ public final class Classifier implements TurnClassifier {
             }
         }
         return out;
+    }
+
+    private static boolean any(boolean[] flags) {
+        for (boolean f : flags) {
+            if (f) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@link Rule#appliesToAgent} for an agent type already in lower case. */

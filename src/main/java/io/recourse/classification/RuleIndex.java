@@ -158,16 +158,25 @@ final class RuleIndex {
         /** Gates admitted in some field of the turn. */
         private final long[] admitted = new long[ungated.length];
 
+        private boolean scannedAll;
+
         private Turn(List<Signal> signals) {
             this.signals = signals;
             this.fields = new Field[signals.size() * targets.length];
+        }
+
+        /** Scans every field some regex reads (once), for {@link #possible}. */
+        private void scanAll() {
+            scannedAll = true;
             for (int i = 0; i < signals.size(); i++) {
                 SignalKind kind = signals.get(i).kind();
                 kinds |= 1 << kind.ordinal();
                 for (int t : regexTargets[kind.ordinal()]) {
                     Field f = field(i, t);
                     if (f != ABSENT) {
-                        scan(f);
+                        if (f.admitted == null) {
+                            scan(f);
+                        }
                         for (int w = 0; w < admitted.length; w++) {
                             admitted[w] |= f.admitted[w];
                         }
@@ -181,6 +190,9 @@ final class RuleIndex {
          * reads, or its regex admitted in no field. (True does not mean it holds.)
          */
         boolean possible(CompiledCondition c) {
+            if (!scannedAll) {
+                scanAll();
+            }
             return (c.kinds & kinds) != 0 && (c.matchGate < 0 || isSet(admitted, c.matchGate));
         }
 
@@ -224,6 +236,9 @@ final class RuleIndex {
         private boolean test(FieldMatch match, int gate, Field f) {
             if (gate < 0) {
                 return match.test(f.value);
+            }
+            if (f.admitted == null) {
+                scan(f);
             }
             if (!isSet(f.admitted, gate)) {
                 return false;
