@@ -91,12 +91,11 @@ public final class TextHints {
     /** The first relative hint ("resets in 4hr 19min", "try again in 20s"), or empty. */
     public static Optional<Instant> relative(String text, Instant base) {
         String t = bounded(text);
-        int from = t == null ? -1 : firstOf(t, RELATIVE_STARTS);
-        if (from < 0 || base == null) {
+        if (t == null || base == null) {
             return Optional.empty();
         }
-        Matcher trigger = RELATIVE_TRIGGER.matcher(t);
-        for (boolean found = trigger.find(from); found; found = trigger.find()) {
+        Matcher trigger = startsOnly(RELATIVE_TRIGGER.matcher(t));
+        for (boolean found = next(trigger, t, RELATIVE_STARTS, 0); found; found = next(trigger, t, RELATIVE_STARTS, trigger.end())) {
             String verb = trigger.group(2) == null ? "" : trigger.group(2).toLowerCase(Locale.ROOT);
             // "Retrying in 5s", "will retry in 3s": the client's own backoff, not the provider's word.
             boolean clientBackoff = verb.equals("retrying") || (trigger.group(1) != null && verb.equals("retry"));
@@ -147,12 +146,11 @@ public final class TextHints {
     /** The first wall-clock hint with an explicit zone ("resets 9:10pm (UTC)"), or empty. */
     public static Optional<Instant> wallClock(String text, Instant base) {
         String t = bounded(text);
-        int from = t == null ? -1 : firstOf(t, WALL_CLOCK_STARTS);
-        if (from < 0 || base == null) {
+        if (t == null || base == null) {
             return Optional.empty();
         }
-        Matcher m = WALL_CLOCK.matcher(t);
-        for (boolean found = m.find(from); found; found = m.find()) {
+        Matcher m = startsOnly(WALL_CLOCK.matcher(t));
+        for (boolean found = next(m, t, WALL_CLOCK_STARTS, 0); found; found = next(m, t, WALL_CLOCK_STARTS, m.end())) {
             Optional<Instant> hint = resolve(m, base);
             if (hint.isPresent()) {
                 return hint;
@@ -164,12 +162,11 @@ public final class TextHints {
     /** The first epoch or RFC 3339 value after a reset field name ("reset_time: 1752624000"), or empty. */
     public static Optional<Instant> epochField(String text) {
         String t = bounded(text);
-        int from = t == null ? -1 : firstOf(t, EPOCH_FIELD_STARTS);
-        if (from < 0) {
+        if (t == null) {
             return Optional.empty();
         }
-        Matcher m = EPOCH_FIELD.matcher(t);
-        for (boolean found = m.find(from); found; found = m.find()) {
+        Matcher m = startsOnly(EPOCH_FIELD.matcher(t));
+        for (boolean found = next(m, t, EPOCH_FIELD_STARTS, 0); found; found = next(m, t, EPOCH_FIELD_STARTS, m.end())) {
             Optional<Instant> hint = EpochInstant.parse(m.group(1)).or(() -> Rfc3339.parse(m.group(1)));
             if (hint.isPresent()) {
                 return hint;
@@ -219,6 +216,27 @@ public final class TextHints {
         return zone;
     }
 
+    /** A matcher whose region start reads as any other position: lookbehinds see before it, {@code ^} is the text's start. */
+    private static Matcher startsOnly(Matcher m) {
+        return m.useTransparentBounds(true).useAnchoringBounds(false);
+    }
+
+    /**
+     * Exactly {@code m.find()} continuing at {@code from} (the previous match's end; matches are
+     * never empty): every match starts at one of {@code lowerWords}, so the regex is tried only
+     * there, in order, with {@code lookingAt} from that position (issue 8: trying every position
+     * of a long text was most of the hint time).
+     */
+    private static boolean next(Matcher m, String text, String[] lowerWords, int from) {
+        int n = text.length();
+        for (int p = firstOf(text, lowerWords, from); p >= 0; p = firstOf(text, lowerWords, p + 1)) {
+            if (m.region(p, n).lookingAt()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /*
      * Where a match of each trigger regex can start (lower case, compared with ASCII case folded
      * as "(?i)" does): "will", "retrying", "retry", "retry-after", "reset(s)", "try again". A
@@ -228,10 +246,10 @@ public final class TextHints {
     private static final String[] WALL_CLOCK_STARTS = {"retr", "reset", "try"};
     private static final String[] EPOCH_FIELD_STARTS = {"reset"};
 
-    /** Index of the first occurrence of any of {@code lowerWords} in {@code text}, ASCII case folded; -1 when none. */
-    static int firstOf(String text, String[] lowerWords) {
+    /** Index of the first occurrence from {@code from} of any of {@code lowerWords} in {@code text}, ASCII case folded; -1 when none. */
+    static int firstOf(String text, String[] lowerWords, int from) {
         int n = text.length();
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < n; i++) {
             char c = text.charAt(i);
             if (c >= 0x80 || !STARTS[c]) {
                 continue;
