@@ -248,15 +248,17 @@ public final class TextHints {
 
     /** Index of the first occurrence from {@code from} of any of {@code lowerWords} in {@code text}, ASCII case folded; -1 when none. */
     static int firstOf(String text, String[] lowerWords, int from) {
+        int set = lowerWords == RELATIVE_STARTS ? 1 : lowerWords == WALL_CLOCK_STARTS ? 2 : lowerWords == EPOCH_FIELD_STARTS ? 4 : 0;
         int n = text.length();
-        for (int i = from; i < n; i++) {
-            char c = text.charAt(i);
-            if (c >= 0x80 || !STARTS[c]) {
+        for (int i = from; i + 1 < n; i++) {
+            char c0 = text.charAt(i);
+            char c1 = text.charAt(i + 1);
+            // every start word is at least 3 characters: its first two, folded, must be here
+            if (set != 0 && (c0 | c1) < 0x80 && (PAIRS[fold(c0) << 7 | fold(c1)] & set) == 0) {
                 continue;
             }
-            c = fold(c);
             for (String w : lowerWords) {
-                if (c == w.charAt(0) && startsWithFolded(text, i, w)) {
+                if (fold(c0) == w.charAt(0) && startsWithFolded(text, i, w)) {
                     return i;
                 }
             }
@@ -264,14 +266,14 @@ public final class TextHints {
         return -1;
     }
 
-    /** The first letters of the start words, both cases. */
-    private static final boolean[] STARTS = new boolean[128];
+    /** Per folded pair of ASCII characters, a bit for each start-word set with a word that begins with it. */
+    private static final byte[] PAIRS = new byte[128 * 128];
 
     static {
-        for (String[] words : new String[][] {RELATIVE_STARTS, WALL_CLOCK_STARTS, EPOCH_FIELD_STARTS}) {
-            for (String w : words) {
-                STARTS[w.charAt(0)] = true;
-                STARTS[Character.toUpperCase(w.charAt(0))] = true;
+        String[][] sets = {RELATIVE_STARTS, WALL_CLOCK_STARTS, EPOCH_FIELD_STARTS};
+        for (int k = 0; k < sets.length; k++) {
+            for (String w : sets[k]) {
+                PAIRS[w.charAt(0) << 7 | w.charAt(1)] |= (byte) (1 << k);
             }
         }
     }
