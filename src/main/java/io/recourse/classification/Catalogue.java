@@ -75,6 +75,7 @@ public final class Catalogue {
     private final List<Marker> surfacedShapes;
     private final Fallback preStartFallback;
     private final Fallback postStartFallback;
+    private final RuleIndex index;
 
     private Catalogue(String version, List<String> notes, List<Rule> rules, List<Marker> markers,
                       List<Marker> surfaced, Fallback preStart, Fallback postStart) {
@@ -87,6 +88,7 @@ public final class Catalogue {
         this.surfacedShapes = List.copyOf(surfaced);
         this.preStartFallback = preStart;
         this.postStartFallback = postStart;
+        this.index = RuleIndex.of(this.rules, this.backgroundMarkers, this.surfacedShapes);
     }
 
     /**
@@ -498,6 +500,11 @@ public final class Catalogue {
         return postStartFallback;
     }
 
+    /** The rules and markers compiled for {@link Classifier#classify} (built once, at load). */
+    RuleIndex index() {
+        return index;
+    }
+
     /** The rule with {@code id}, if any. */
     public java.util.Optional<Rule> rule(String id) {
         return rules.stream().filter(r -> r.id().equals(id)).findFirst();
@@ -515,8 +522,13 @@ public final class Catalogue {
 
         /** True when the marker applies to {@code agentType} and {@code signal}. */
         public boolean marks(String agentType, io.recourse.evidence.Signal signal, int maxChars) {
+            return marks(agentType, signal, maxChars, false);
+        }
+
+        /** {@link #marks(String, io.recourse.evidence.Signal, int)}; {@code plainRegex}: without {@link RegexPrefilter}. */
+        boolean marks(String agentType, io.recourse.evidence.Signal signal, int maxChars, boolean plainRegex) {
             boolean agentOk = agents.isEmpty() || agentType != null && Rule.inFamily(agents, agentType);
-            return agentOk && condition.hits(signal, maxChars);
+            return agentOk && condition.hits(signal, maxChars, plainRegex);
         }
     }
 }

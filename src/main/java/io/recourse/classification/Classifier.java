@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -73,37 +74,214 @@ public final class Classifier implements TurnClassifier {
         return catalogue;
     }
 
+    /**
+     * Classifies {@code evidence} (the rules of the class doc). Reads each field of the turn's
+     * signals once through the catalogue's {@link RuleIndex} and stops at the first foreground
+     * match; it answers exactly as {@link #explain(Evidence)}'s classification.
+     */
     @Override
     public Optional<Classification> classify(Evidence evidence) {
-        return run(evidence, false).classification();
+        List<Signal> signals = latest(evidence.signals());
+        String stop = evidence.stopReason();
+        boolean completed = stop != null;
+        if ("cancelled".equals(stop)) {
+            return Optional.empty();
+        }
+        RuleIndex index = catalogue.index();
+        RuleIndex.Turn turn = index.turn(signals);
+        int n = signals.size();
+        String agent = evidence.agentType() == null ? null : evidence.agentType().toLowerCase(Locale.ROOT);
+        String provider = evidence.providerId() == null ? null : evidence.providerId().toLowerCase(Locale.ROOT);
+        boolean[] surfaced = marks(index.surfacedShapes(), agent, turn, n, false);
+        if (completed && !any(surfaced)) {
+            return Optional.empty(); // a completed turn fails only on a match resting on a surfaced failure
+        }
+        boolean[] background = marks(index.backgroundMarkers(), agent, turn, n, true);
+        boolean[] preStart = new boolean[n];
+        boolean[] readable = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            Signal s = signals.get(i);
+            preStart[i] = s.phase() != null ? s.phase().preStart() : evidence.launch();
+            readable[i] = s.kind() != SignalKind.FINAL_CHUNK || surfaced[i];
+        }
+        Rule winner = null;
+        Rule backgroundWinner = null;
+        for (RuleIndex.CompiledRule cr : index.rules()) {
+            Rule rule = cr.rule;
+            if (!inScope(rule.agents(), agent)
+                    || !rule.providers().isEmpty() && (provider == null || !rule.providers().contains(provider))) {
+                continue;
+            }
+            int m = match(cr, turn, preStart, readable, background, surfaced, completed);
+            if (m == FOREGROUND) {
+                winner = rule; // the highest-priority foreground match: nothing after it can win
+                break;
+            }
+            if (m == BACKGROUND && backgroundWinner == null) {
+                backgroundWinner = rule;
+            }
+        }
+        if (winner != null) {
+            return Optional.of(classification(winner, false, evidence, signals));
+        }
+        if (backgroundWinner != null && !completed) {
+            return Optional.of(classification(backgroundWinner, true, evidence, signals));
+        }
+        return completed ? Optional.empty() : Optional.of(fallback(evidence, signals));
     }
 
     /** Classifies {@code evidence} and reports every rule tried and why the winner won. */
     public Explanation explain(Evidence evidence) {
-        return run(evidence, true);
+        return run(evidence, true, false);
     }
 
-    /** {@code detailed}: build the human-readable trial details (explain) or skip them (classify). */
-    private Explanation run(Evidence evidence, boolean detailed) {
-        List<Signal> signals = evidence.signals();
-        if (signals.size() > MAX_SIGNALS) {
-            signals = signals.subList(signals.size() - MAX_SIGNALS, signals.size());
+    /**
+     * The reference for {@link #classify}: every rule tried in turn on the signals as they are,
+     * every regex run whole ({@code Pattern.matcher(text).find()}). Slow; for tests.
+     */
+    Optional<Classification> classifySequentially(Evidence evidence) {
+        return run(evidence, false, true).classification();
+    }
+
+    private static final int NO_MATCH = 0;
+    private static final int FOREGROUND = 1;
+    private static final int BACKGROUND = 2;
+
+    /** {@link #evaluate} on the compiled rule: {@link #NO_MATCH}, {@link #FOREGROUND} or {@link #BACKGROUND}. */
+    private static int match(RuleIndex.CompiledRule cr, RuleIndex.Turn turn, boolean[] preStart, boolean[] readable,
+                             boolean[] background, boolean[] surfaced, boolean completed) {
+        for (RuleIndex.CompiledCondition c : cr.positive) {
+            if (!turn.possible(c)) {
+                return NO_MATCH;
+            }
         }
+        Rule rule = cr.rule;
+        int n = preStart.length;
+        Rule.PhaseScope phase = rule.phase();
+        for (RuleIndex.CompiledCondition c : cr.negated) {
+            for (int i = 0; i < n; i++) {
+                if (readable[i] && phase.admits(preStart[i]) && turn.hits(c, i)) {
+                    return NO_MATCH;
+                }
+            }
+        }
+        boolean sequence = rule.sequence();
+        boolean allBackground = true;
+        boolean anySurfaced = false;
+        int from = 0;
+        for (RuleIndex.CompiledCondition c : cr.positive) {
+            int chosen = -1;
+            int best = -1;
+            for (int i = sequence ? from : 0; i < n; i++) {
+                if (!readable[i] || !phase.admits(preStart[i]) || !turn.hits(c, i)) {
+                    continue;
+                }
+                int score = completed ? (surfaced[i] ? 2 : 0) + (background[i] ? 0 : 1)
+                                      : (background[i] ? 0 : 2) + (surfaced[i] ? 1 : 0);
+                if (score > best) {
+                    best = score;
+                    chosen = i;
+                }
+                if (sequence || best == 3) {
+                    break; // the first hit in order; or no later signal can score higher
+                }
+            }
+            if (chosen < 0) {
+                return NO_MATCH;
+            }
+            from = chosen + 1;
+            allBackground &= background[chosen];
+            anySurfaced |= surfaced[chosen];
+        }
+        if (completed && !anySurfaced) {
+            return NO_MATCH;
+        }
+        return rule.background() || allBackground ? BACKGROUND : FOREGROUND;
+    }
+
+    /** {@code gated}: skip markers {@link RuleIndex.Turn#possible} rules out (which scans every field once). */
+    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, String agent, RuleIndex.Turn turn, int n,
+                                   boolean gated) {
+        boolean[] out = new boolean[n];
+        for (RuleIndex.CompiledMarker m : markers) {
+            if (!inScope(m.marker.agents(), agent) || gated && !turn.possible(m.condition)) {
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
+                if (!out[i] && turn.hits(m.condition, i)) {
+                    out[i] = true;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean any(boolean[] flags) {
+        for (boolean f : flags) {
+            if (f) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link Rule#appliesToAgent} for an agent type already in lower case. */
+    private static boolean inScope(java.util.Set<String> agents, String agent) {
+        if (agents.isEmpty()) {
+            return true;
+        }
+        if (agent == null) {
+            return false;
+        }
+        for (String a : agents) {
+            if (agent.startsWith(a) && (agent.length() == a.length() || agent.charAt(a.length()) == '-')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Signal> latest(List<Signal> signals) {
+        return signals.size() > MAX_SIGNALS ? signals.subList(signals.size() - MAX_SIGNALS, signals.size()) : signals;
+    }
+
+    /** The classification of a winning rule; {@code background}: it rests only on background signals. */
+    private Classification classification(Rule winner, boolean background, Evidence evidence, List<Signal> signals) {
+        Confidence confidence = background ? winner.confidence().atMost(Confidence.MEDIUM) : winner.confidence();
+        Instant hint = hint(winner, evidence, signals);
+        return new Classification(winner.code(), confidence, winner.id(), catalogue.version(),
+                winner.scope(), winner.code() == Code.RATE_LIMITED ? hint : null,
+                winner.code() == Code.QUOTA_LIMITED ? hint : null, background);
+    }
+
+    /** The pre-start or post-start fallback of a failed turn no rule matched. */
+    private Classification fallback(Evidence evidence, List<Signal> signals) {
+        Fallback fb = evidence.launch() || allPreStart(signals) ? catalogue.preStartFallback() : catalogue.postStartFallback();
+        return new Classification(fb.code(), Confidence.LOW, fb.ruleId(), catalogue.version(), Scope.PROVIDER, null, null,
+                false);
+    }
+
+    /**
+     * {@code detailed}: build the human-readable trial details (explain) or skip them;
+     * {@code plainRegex}: run regexes without {@link RegexPrefilter} (the test reference).
+     */
+    private Explanation run(Evidence evidence, boolean detailed, boolean plainRegex) {
+        List<Signal> signals = latest(evidence.signals());
         String stop = evidence.stopReason();
         boolean completed = stop != null;
         if ("cancelled".equals(stop)) {
             return new Explanation(catalogue.version(), true, List.of(), Optional.empty(),
                     "the turn was cancelled: a user decision, never a failure", List.of(), false);
         }
-        boolean[] background = marks(catalogue.backgroundMarkers(), evidence, signals);
-        boolean[] surfaced = marks(catalogue.surfacedShapes(), evidence, signals);
+        boolean[] background = marks(catalogue.backgroundMarkers(), evidence, signals, plainRegex);
+        boolean[] surfaced = marks(catalogue.surfacedShapes(), evidence, signals, plainRegex);
         List<Trial> trials = new ArrayList<>();
         Rule winner = null;
         Trial winningTrial = null;
         Rule backgroundWinner = null;
         Trial backgroundTrial = null;
         for (Rule rule : catalogue.rules()) {
-            Trial t = evaluate(rule, evidence, signals, background, surfaced, completed, detailed);
+            Trial t = evaluate(rule, evidence, signals, background, surfaced, completed, detailed, plainRegex);
             trials.add(t);
             if (!t.matched()) {
                 continue;
@@ -122,11 +300,7 @@ public final class Classifier implements TurnClassifier {
         }
         if (winner != null) {
             boolean bg = winningTrial.background();
-            Confidence confidence = bg ? winner.confidence().atMost(Confidence.MEDIUM) : winner.confidence();
-            Instant hint = hint(winner, evidence, signals);
-            Classification c = new Classification(winner.code(), confidence, winner.id(), catalogue.version(),
-                    winner.scope(), winner.code() == Code.RATE_LIMITED ? hint : null,
-                    winner.code() == Code.QUOTA_LIMITED ? hint : null, bg);
+            Classification c = classification(winner, bg, evidence, signals);
             String verdict = "rule " + winner.id() + " (priority " + winner.priority() + ") is the "
                     + (bg ? "highest-priority match; it rests only on background signals, so confidence is at most medium"
                           : "highest-priority foreground match")
@@ -149,19 +323,17 @@ public final class Classifier implements TurnClassifier {
             return new Explanation(catalogue.version(), true, trials, Optional.empty(), why, List.of(), false);
         }
         boolean preStart = evidence.launch() || allPreStart(signals);
-        Fallback fb = preStart ? catalogue.preStartFallback() : catalogue.postStartFallback();
-        Classification c = new Classification(fb.code(), Confidence.LOW, fb.ruleId(), catalogue.version(),
-                Scope.PROVIDER, null, null, false);
+        Classification c = fallback(evidence, signals);
         return new Explanation(catalogue.version(), false, trials, Optional.of(c),
-                "no rule matched a failed turn: " + (preStart ? "pre-start" : "post-start") + " fallback " + fb.ruleId(),
+                "no rule matched a failed turn: " + (preStart ? "pre-start" : "post-start") + " fallback " + c.ruleId(),
                 List.of(), false);
     }
 
-    private static boolean[] marks(List<Marker> markers, Evidence evidence, List<Signal> signals) {
+    private static boolean[] marks(List<Marker> markers, Evidence evidence, List<Signal> signals, boolean plainRegex) {
         boolean[] out = new boolean[signals.size()];
         for (int i = 0; i < signals.size(); i++) {
             for (Marker m : markers) {
-                if (m.marks(evidence.agentType(), signals.get(i), MAX_FIELD_CHARS)) {
+                if (m.marks(evidence.agentType(), signals.get(i), MAX_FIELD_CHARS, plainRegex)) {
                     out[i] = true;
                     break;
                 }
@@ -185,7 +357,7 @@ public final class Classifier implements TurnClassifier {
     }
 
     private Trial evaluate(Rule rule, Evidence e, List<Signal> signals, boolean[] background, boolean[] surfaced,
-                           boolean completed, boolean detailed) {
+                           boolean completed, boolean detailed, boolean plainRegex) {
         if (!rule.appliesToAgent(e.agentType())) {
             return miss(rule, detailed ? "agent " + e.agentType() + " is out of scope " + rule.agents() : "");
         }
@@ -203,7 +375,7 @@ public final class Classifier implements TurnClassifier {
                 continue;
             }
             for (int i = 0; i < signals.size(); i++) {
-                if (eligible[i] && c.hits(signals.get(i), MAX_FIELD_CHARS)) {
+                if (eligible[i] && c.hits(signals.get(i), MAX_FIELD_CHARS, plainRegex)) {
                     return miss(rule, detailed ? "excluded: " + c.describe() + " holds on seq " + signals.get(i).seq() : "");
                 }
             }
@@ -219,7 +391,7 @@ public final class Classifier implements TurnClassifier {
             int chosen = -1;
             int best = -1;
             for (int i = rule.sequence() ? from : 0; i < signals.size(); i++) {
-                if (!eligible[i] || !c.hits(signals.get(i), MAX_FIELD_CHARS)) {
+                if (!eligible[i] || !c.hits(signals.get(i), MAX_FIELD_CHARS, plainRegex)) {
                     continue;
                 }
                 // completed turns need the surfaced failure; failed turns prefer foreground evidence

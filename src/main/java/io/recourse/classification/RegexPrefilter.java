@@ -35,7 +35,7 @@ public final class RegexPrefilter {
      * One top-level alternative: its pattern, the literals one of which starts each of its matches
      * ({@code null}: none known), and a literal every match contains somewhere ({@code null}: none known).
      */
-    private record Part(Pattern pattern, String[] literals, String required) {
+    record Part(Pattern pattern, String[] literals, String required) {
     }
 
     private final Part[] parts;
@@ -97,6 +97,16 @@ public final class RegexPrefilter {
             }
         }
         return false;
+    }
+
+    /** The top-level alternatives with their literals (folded when {@link #ignoreCase()}), for {@link RuleIndex}. */
+    List<Part> parts() {
+        return List.of(parts);
+    }
+
+    /** Whether the pattern is {@code CASE_INSENSITIVE} (its literals are then lower case). */
+    boolean ignoreCase() {
+        return ignoreCase;
     }
 
     /** Every alternative's literals, or {@code null} when some alternative has none (for tests and reports). */

@@ -107,6 +107,11 @@ public record Rule(
 
         /** True when {@code signal} is a hit (ignoring {@link #negate()}). */
         public boolean hits(Signal signal, int maxChars) {
+            return hits(signal, maxChars, false);
+        }
+
+        /** {@link #hits(Signal, int)}; {@code plainRegex}: run regexes as they are, without {@link RegexPrefilter}. */
+        boolean hits(Signal signal, int maxChars, boolean plainRegex) {
             boolean hit = false;
             for (Target t : targets) {
                 if (t.kind() != signal.kind()) {
@@ -117,10 +122,10 @@ public record Rule(
                     continue;
                 }
                 v = bound(v, maxChars);
-                if (unless != null && unless.test(v)) {
+                if (unless != null && unless.test(v, plainRegex)) {
                     return false;
                 }
-                hit = hit || match.test(v);
+                hit = hit || match.test(v, plainRegex);
             }
             return hit;
         }
@@ -152,20 +157,41 @@ public record Rule(
 
         /** True when {@code value} passes. */
         public boolean test(String value) {
+            return test(value, false);
+        }
+
+        /** {@link #test(String)}; {@code plainRegex}: {@code pattern.matcher(value).find()} without {@link RegexPrefilter}. */
+        boolean test(String value, boolean plainRegex) {
             return switch (type) {
                 case LITERAL -> value.contains(literal);
                 case LITERAL_CI -> value.toLowerCase(Locale.ROOT).contains(literal.toLowerCase(Locale.ROOT));
                 case EQUALS -> value.equals(literal);
                 case EQUALS_CI -> value.equalsIgnoreCase(literal);
-                case REGEX -> RegexPrefilter.of(pattern).find(value); // exactly pattern.matcher(value).find(), faster
+                case REGEX -> plainRegex ? pattern.matcher(value).find()
+                                         : RegexPrefilter.of(pattern).find(value); // exactly pattern.matcher(value).find(), faster
                 case NUMBER -> {
-                    try {
-                        yield numbers.contains(Long.parseLong(value.trim()));
-                    } catch (NumberFormatException e) {
-                        yield false;
-                    }
+                    Long n = parseLong(value.trim());
+                    yield n != null && numbers.contains(n);
                 }
             };
+        }
+
+        /**
+         * {@code Long.parseLong(s)}, or {@code null} where it throws; text that is plainly not a
+         * number (an ASCII character other than a sign or digit) is refused without the exception.
+         */
+        private static Long parseLong(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x80 && (c < '0' || c > '9') && !(i == 0 && (c == '-' || c == '+'))) {
+                    return null;
+                }
+            }
+            try {
+                return Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
 
         String describe() {

@@ -25,10 +25,11 @@ public final class ClaudeEpochSuffix {
      * @return the reset instant (UTC), or empty when no epoch suffix is present
      */
     public static Optional<Instant> parse(String text) {
-        if (text == null) {
-            return Optional.empty();
+        int bar = text == null ? -1 : text.indexOf('|');
+        if (bar < 0) {
+            return Optional.empty(); // every match starts at a '|': search from the first
         }
         Matcher m = SUFFIX.matcher(text);
-        return m.find() ? EpochInstant.parse(m.group(1)) : Optional.empty();
+        return m.find(bar) ? EpochInstant.parse(m.group(1)) : Optional.empty();
     }
 }

@@ -63,6 +63,9 @@ public final class JsonBodyHints {
 
     /** The first valid {@code resets_at} of the body (absolute); see the class doc. */
     public static Optional<Instant> resetsAt(String json) {
+        if (!mayName(json, RESETS_AT)) {
+            return Optional.empty();
+        }
         return parse(json).flatMap(JsonBodyHints::resetsAt);
     }
 
@@ -75,6 +78,9 @@ public final class JsonBodyHints {
 
     /** The first valid {@code resets_in_seconds} of the body, relative to {@code base}. */
     public static Optional<Instant> resetsInSeconds(String json, Instant base) {
+        if (!mayName(json, RESETS_IN_SECONDS)) {
+            return Optional.empty();
+        }
         return parse(json).flatMap(node -> resetsInSeconds(node, base));
     }
 
@@ -85,6 +91,9 @@ public final class JsonBodyHints {
 
     /** The first valid {@code retryDelay} of the body, relative to {@code base}. */
     public static Optional<Instant> retryDelay(String json, Instant base) {
+        if (!mayName(json, RETRY_DELAY)) {
+            return Optional.empty();
+        }
         return parse(json).flatMap(node -> retryDelay(node, base));
     }
 
@@ -177,6 +186,17 @@ public final class JsonBodyHints {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code text} can hold a field named one of {@code names}, at any depth: the name
+     * appears as written, or the text has a backslash-u escape, the only JSON escape that can
+     * spell a letter or an underscore (also inside JSON embedded in a string value: an embedded
+     * escape decodes from one in the text). When false, parsing finds no such field, so the text
+     * is not parsed (issue 8: most provider texts carry no timing hint).
+     */
+    private static boolean mayName(String text, Set<String> names) {
+        return text != null && (text.contains("\\u") || containsAnyName(text, names));
     }
 
     private static boolean containsAnyName(String text, Set<String> names) {

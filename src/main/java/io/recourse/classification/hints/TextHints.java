@@ -94,8 +94,8 @@ public final class TextHints {
         if (t == null || base == null) {
             return Optional.empty();
         }
-        Matcher trigger = RELATIVE_TRIGGER.matcher(t);
-        while (trigger.find()) {
+        Matcher trigger = startsOnly(RELATIVE_TRIGGER.matcher(t));
+        for (boolean found = next(trigger, t, RELATIVE_STARTS, 0); found; found = next(trigger, t, RELATIVE_STARTS, trigger.end())) {
             String verb = trigger.group(2) == null ? "" : trigger.group(2).toLowerCase(Locale.ROOT);
             // "Retrying in 5s", "will retry in 3s": the client's own backoff, not the provider's word.
             boolean clientBackoff = verb.equals("retrying") || (trigger.group(1) != null && verb.equals("retry"));
@@ -149,8 +149,8 @@ public final class TextHints {
         if (t == null || base == null) {
             return Optional.empty();
         }
-        Matcher m = WALL_CLOCK.matcher(t);
-        while (m.find()) {
+        Matcher m = startsOnly(WALL_CLOCK.matcher(t));
+        for (boolean found = next(m, t, WALL_CLOCK_STARTS, 0); found; found = next(m, t, WALL_CLOCK_STARTS, m.end())) {
             Optional<Instant> hint = resolve(m, base);
             if (hint.isPresent()) {
                 return hint;
@@ -165,8 +165,8 @@ public final class TextHints {
         if (t == null) {
             return Optional.empty();
         }
-        Matcher m = EPOCH_FIELD.matcher(t);
-        while (m.find()) {
+        Matcher m = startsOnly(EPOCH_FIELD.matcher(t));
+        for (boolean found = next(m, t, EPOCH_FIELD_STARTS, 0); found; found = next(m, t, EPOCH_FIELD_STARTS, m.end())) {
             Optional<Instant> hint = EpochInstant.parse(m.group(1)).or(() -> Rfc3339.parse(m.group(1)));
             if (hint.isPresent()) {
                 return hint;
@@ -214,6 +214,84 @@ public final class TextHints {
             return upper;
         }
         return zone;
+    }
+
+    /** A matcher whose region start reads as any other position: lookbehinds see before it, {@code ^} is the text's start. */
+    private static Matcher startsOnly(Matcher m) {
+        return m.useTransparentBounds(true).useAnchoringBounds(false);
+    }
+
+    /**
+     * Exactly {@code m.find()} continuing at {@code from} (the previous match's end; matches are
+     * never empty): every match starts at one of {@code lowerWords}, so the regex is tried only
+     * there, in order, with {@code lookingAt} from that position (issue 8: trying every position
+     * of a long text was most of the hint time).
+     */
+    private static boolean next(Matcher m, String text, String[] lowerWords, int from) {
+        int n = text.length();
+        for (int p = firstOf(text, lowerWords, from); p >= 0; p = firstOf(text, lowerWords, p + 1)) {
+            if (m.region(p, n).lookingAt()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /*
+     * Where a match of each trigger regex can start (lower case, compared with ASCII case folded
+     * as "(?i)" does): "will", "retrying", "retry", "retry-after", "reset(s)", "try again". A
+     * text without any is not searched, and the search starts at the first of them (issue 8).
+     */
+    private static final String[] RELATIVE_STARTS = {"will", "retr", "reset", "try"};
+    private static final String[] WALL_CLOCK_STARTS = {"retr", "reset", "try"};
+    private static final String[] EPOCH_FIELD_STARTS = {"reset"};
+
+    /** Index of the first occurrence from {@code from} of any of {@code lowerWords} in {@code text}, ASCII case folded; -1 when none. */
+    static int firstOf(String text, String[] lowerWords, int from) {
+        int set = lowerWords == RELATIVE_STARTS ? 1 : lowerWords == WALL_CLOCK_STARTS ? 2 : lowerWords == EPOCH_FIELD_STARTS ? 4 : 0;
+        int n = text.length();
+        for (int i = from; i + 1 < n; i++) {
+            char c0 = text.charAt(i);
+            char c1 = text.charAt(i + 1);
+            // every start word is at least 3 characters: its first two, folded, must be here
+            if (set != 0 && (c0 | c1) < 0x80 && (PAIRS[fold(c0) << 7 | fold(c1)] & set) == 0) {
+                continue;
+            }
+            for (String w : lowerWords) {
+                if (fold(c0) == w.charAt(0) && startsWithFolded(text, i, w)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Per folded pair of ASCII characters, a bit for each start-word set with a word that begins with it. */
+    private static final byte[] PAIRS = new byte[128 * 128];
+
+    static {
+        String[][] sets = {RELATIVE_STARTS, WALL_CLOCK_STARTS, EPOCH_FIELD_STARTS};
+        for (int k = 0; k < sets.length; k++) {
+            for (String w : sets[k]) {
+                PAIRS[w.charAt(0) << 7 | w.charAt(1)] |= (byte) (1 << k);
+            }
+        }
+    }
+
+    private static boolean startsWithFolded(String text, int at, String lower) {
+        if (at + lower.length() > text.length()) {
+            return false;
+        }
+        for (int k = 1; k < lower.length(); k++) {
+            if (fold(text.charAt(at + k)) != lower.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static char fold(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
     }
 
     private static boolean attemptFollows(String text, int from) {

@@ -1,0 +1,256 @@
+package io.recourse.classification;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.recourse.classification.Rule.FieldMatch;
+import io.recourse.classification.SignatureFixtures.Line;
+import io.recourse.evidence.Evidence;
+import io.recourse.evidence.Signal;
+import io.recourse.evidence.SignalKind;
+import io.recourse.ingress.FrameSource;
+import io.recourse.ingress.Phase;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+
+/**
+ * {@link Classifier#classify} (the catalogue's {@link RuleIndex}: one literal scan per field,
+ * regexes gated by their required literals and started at their leading literals, stop at the
+ * first foreground match) answers exactly as the sequential evaluation
+ * {@link Classifier#classifySequentially} (every rule in turn, every regex run whole): on every
+ * corpus signature line, sequence turn and catalogue fixture, on thousands of generated turns made
+ * of the catalogue's own literals in random case with noise, and on 100 KB inputs. Fixed seed.
+ */
+class ClassifierFastPathProperties {
+
+    private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
+    private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+    /** Fixed so a failure reproduces on every machine; change it to explore other inputs. */
+    private static final long SEED = 0x5A41_7153_0FA5L;
+
+    private static final List<String> NOISE = List.of(" ", "  ", "\t", "\n", ".", ",", ":", ";", "=", "\"", "'", "`", "-",
+            "_", "/", "\\", "|", "(", ")", "[", "]", "{", "}", "0", "5", "429", "529", "500", "503", "401", "127",
+            "1780326000", "2026-06-01T15:00:00Z", "é", "İ", "\u212A", "ß", "\uFF11", "\u0661\u0662\u0667", "😀",
+            "{\"error\":{\"type\":\"rate_limit_error\",\"message\":\"", "\"}}", "resets in 4hr 19min", "try again in 20s",
+            "Retry-After: 60", "\"retryDelay\": \"25s\"", "\"resets_at\": 1780326300", "|1780326000", "small=true",
+            "agent=title", "API Error: 429 ", "API Error: 529 ", "Ran into this error: ", "AI_APICallError: ",
+            "\"sessionFailure\": {", "\"threadStatus\": {\"type\": \"systemError\"", "Selected model is at capacity",
+            "context canceled", "SIGKILL", "fatal: ", "level=ERROR", "the", "your", "is", "not", "has been");
+
+    private static final List<String> NUMBERS = List.of("429", "402", "529", "500", "502", "503", "504", "401", "408",
+            "400", "413", "422", " 429 ", "+429", "-1", "0", "1", "127", "", "abc", "42x", "\u0661\u0662\u0667", "99999999999999999999");
+
+    /** Catalogue literals and words, upper-cased copies, and noise: what generated texts are made of. */
+    private static final List<String> PIECES = pieces();
+
+    private static List<String> pieces() {
+        Set<String> out = new LinkedHashSet<>(NOISE);
+        for (Pattern p : patterns()) {
+            for (RegexPrefilter.Part part : RegexPrefilter.of(p).parts()) {
+                if (part.literals() != null) {
+                    out.addAll(List.of(part.literals()));
+                }
+                if (part.required() != null) {
+                    out.add(part.required());
+                }
+                RequiredLiterals.of(part.pattern().pattern(), part.pattern().flags()).forEach(out::addAll);
+            }
+            for (String w : p.pattern().split("[^A-Za-z0-9_]+")) {
+                if (w.length() > 1) {
+                    out.add(w);
+                }
+            }
+        }
+        List<String> list = new ArrayList<>(out);
+        list.addAll(list.stream().map(w -> w.toUpperCase(Locale.ROOT)).toList());
+        return List.copyOf(list);
+    }
+
+    private static List<Pattern> patterns() {
+        List<Pattern> out = new ArrayList<>();
+        for (FieldMatch f : regexTests()) {
+            out.add(f.pattern());
+        }
+        return out;
+    }
+
+    /** Every regex test of the shipped catalogue: rules' conditions and their {@code unless}, markers. */
+    private static List<FieldMatch> regexTests() {
+        List<Rule.Condition> conditions = new ArrayList<>();
+        Catalogue c = CLASSIFIER.catalogue();
+        c.rules().forEach(r -> conditions.addAll(r.conditions()));
+        c.backgroundMarkers().forEach(m -> conditions.add(m.condition()));
+        c.surfacedShapes().forEach(m -> conditions.add(m.condition()));
+        List<FieldMatch> out = new ArrayList<>();
+        for (Rule.Condition cond : conditions) {
+            for (FieldMatch f : new FieldMatch[] {cond.match(), cond.unless()}) {
+                if (f != null && f.type() == Rule.MatchType.REGEX) {
+                    out.add(f);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** 1..maxPieces pieces joined, each in its own case, some letters' case flipped at random. */
+    private static Gen<String> texts(int maxPieces) {
+        return lists().of(Generate.pick(PIECES)).ofSizeBetween(1, maxPieces)
+                .zip(integers().all(), (parts, seed) -> flipSomeCase(String.join("", parts), new Random(seed)));
+    }
+
+    private static String flipSomeCase(String s, Random r) {
+        if (r.nextInt(3) != 0) {
+            return s;
+        }
+        char[] out = s.toCharArray();
+        for (int i = 0; i < out.length; i++) {
+            if (r.nextInt(4) == 0) {
+                out[i] = Character.isUpperCase(out[i]) ? Character.toLowerCase(out[i]) : Character.toUpperCase(out[i]);
+            }
+        }
+        return new String(out);
+    }
+
+    /** A turn of 1..4 signals of any kind the catalogue reads, texts from {@link #texts}. */
+    private static Gen<Evidence> turns(Gen<String> texts) {
+        Gen<Signal> signal = integers().between(0, 7).zip(texts, texts, integers().all(), (kind, a, b, seed) -> {
+            Random r = new Random(seed);
+            String number = NUMBERS.get(r.nextInt(NUMBERS.size()));
+            Phase phase = r.nextInt(4) == 0 ? null : Phase.values()[r.nextInt(Phase.values().length)];
+            return switch (kind) {
+                case 0 -> signal(r, phase, FrameSource.ACP_ERROR, SignalKind.ERROR, "code", "-32603", "message", a, "data", b);
+                case 1 -> signal(r, phase, FrameSource.STDERR, SignalKind.STDERR, "line", a);
+                case 2 -> signal(r, phase, FrameSource.EXIT, SignalKind.EXIT, "code", number,
+                        "signal", r.nextBoolean() ? "SIGKILL" : a);
+                case 3 -> signal(r, phase, FrameSource.HTTP, SignalKind.HTTP, "status", number, "body", a,
+                        "header.retry-after", r.nextBoolean() ? "60" : b, "header.x-should-retry", r.nextBoolean() ? "false" : b,
+                        "header.anthropic-ratelimit-unified-status", r.nextBoolean() ? "Rejected" : b,
+                        "header.x-codex-primary-used-percent", r.nextBoolean() ? " 100.0 " : number,
+                        "header.x-ratelimit-reset-requests", "20s", "header.x-ratelimit-remaining-requests", "0");
+                case 4 -> signal(r, phase, FrameSource.ACP_UPDATE, SignalKind.UPDATE_META, "update", "session_info_update",
+                        "meta", a, "text", b);
+                case 5 -> signal(r, phase, FrameSource.ACP_UPDATE, SignalKind.FINAL_CHUNK, "text", a);
+                case 6 -> signal(r, phase, FrameSource.LIFECYCLE, SignalKind.LIFECYCLE, "event", "turn_abandoned", "message", a);
+                default -> signal(r, phase, FrameSource.ACP_RESPONSE, SignalKind.STOP, "stop_reason", "end_turn");
+            };
+        });
+        List<String> stops = java.util.Arrays.asList(null, null, "end_turn", "max_tokens", "cancelled");
+        List<String> agents = java.util.Arrays.asList(null, "opencode-acp", "opencode", "codex-acp", "claude-acp", "gemini-cli");
+        List<String> providers = java.util.Arrays.asList(null, "anthropic", "Google");
+        return lists().of(signal).ofSizeBetween(1, 4).zip(integers().all(), (signals, seed) -> {
+            Random r = new Random(seed);
+            List<Signal> inOrder = new ArrayList<>();
+            for (int i = 0; i < signals.size(); i++) {
+                Signal s = signals.get(i);
+                inOrder.add(new Signal(i + 1, T0.plusSeconds(i), s.source(), s.phase(), s.kind(), s.fields()));
+            }
+            return new Evidence("s", 1, agents.get(r.nextInt(agents.size())), providers.get(r.nextInt(providers.size())),
+                    null, r.nextInt(5) == 0, inOrder, T0.plusSeconds(signals.size()), stops.get(r.nextInt(stops.size())),
+                    false, false, 0);
+        });
+    }
+
+    private static Signal signal(Random r, Phase phase, FrameSource source, SignalKind kind, String... kv) {
+        TreeMap<String, String> f = new TreeMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            if (r.nextInt(8) != 0) { // now and then a field is missing
+                f.put(kv[i], kv[i + 1]);
+            }
+        }
+        return new Signal(1, T0, source, phase, kind, f);
+    }
+
+    private static void assertSameAnswer(Evidence e, String what) {
+        Optional<Classification> expected = CLASSIFIER.classifySequentially(e);
+        assertThat(CLASSIFIER.classify(e)).as(what).isEqualTo(expected);
+        assertThat(CLASSIFIER.explain(e).classification()).as("explain of " + what).isEqualTo(expected);
+    }
+
+    @Test
+    void classifyAnswersAsTheSequentialEvaluationOnEveryCorpusLineAndFixture() {
+        List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
+        lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
+        int classified = 0;
+        for (Line l : lines) {
+            assertSameAnswer(SignatureFixtures.failedTurn(l), "failed turn of " + l.id());
+            assertSameAnswer(SignatureFixtures.completedTurn(l), "completed turn of " + l.id());
+            classified += CLASSIFIER.classify(SignatureFixtures.failedTurn(l)).isPresent() ? 1 : 0;
+        }
+        for (JsonNode seq : SignatureFixtures.readJson("corpus/sequences.jsonl")) {
+            for (int g = 0; g <= 3; g++) {
+                Optional<Evidence> e = SignatureFixtures.sequenceTurn(seq, g);
+                if (e.isPresent()) {
+                    assertSameAnswer(e.get(), "generation " + g + " of sequence " + seq.path("id").asText());
+                }
+            }
+        }
+        assertThat(lines).hasSizeGreaterThan(300);
+        assertThat(classified).isGreaterThan(250);
+    }
+
+    @Test
+    void classifyAnswersAsTheSequentialEvaluationOnGeneratedTurns() {
+        qt().withFixedSeed(SEED).withExamples(4000).forAll(turns(texts(12)))
+                .checkAssert(e -> assertSameAnswer(e, e.toString()));
+    }
+
+    @Test
+    void classifyAnswersAsTheSequentialEvaluationOnHundredKilobyteTurns() {
+        Gen<String> big = texts(30).map(u -> u.repeat(100 * 1024 / Math.max(1, u.length()) + 1).substring(0, 100 * 1024));
+        qt().withFixedSeed(SEED).withExamples(40).forAll(turns(big))
+                .checkAssert(e -> assertSameAnswer(e, "a turn of 100 KB texts starting " + e.signals().get(0).fields()
+                        .values().stream().map(v -> v.substring(0, Math.min(40, v.length()))).toList()));
+    }
+
+    @Test
+    void everyCatalogueRegexHoldsThroughTheIndexExactlyWhenItsFindDoes() {
+        List<FieldMatch> tests = regexTests();
+        RuleIndex index = CLASSIFIER.catalogue().index();
+        qt().withFixedSeed(SEED).withExamples(6000).forAll(texts(14), integers().between(0, tests.size() - 1))
+                .checkAssert((text, i) -> {
+                    FieldMatch m = tests.get(i);
+                    assertThat(index.regexHolds(m, text)).as("/%s/ on %s", m.pattern().pattern(), text)
+                            .isEqualTo(m.pattern().matcher(text).find());
+                });
+    }
+
+    @Test
+    void requiredLiteralsAreReadFromRunsGroupsAndEscapes() {
+        assertThat(RequiredLiterals.of("internal\\s{1,3}server\\s{1,3}error", 0))
+                .containsExactly(List.of("internal"), List.of("server"), List.of("error"));
+        assertThat(RequiredLiterals.of("not\\s{1,3}(?:authenticated|logged\\s{1,3}in)", Pattern.CASE_INSENSITIVE))
+                .containsExactly(List.of("not"), List.of("authenticated", "logged"));
+        assertThat(RequiredLiterals.of("(?:\\w{1,30}_)?Quota[\\s_]", Pattern.CASE_INSENSITIVE)).containsExactly(List.of("quota"));
+        assertThat(RequiredLiterals.of("abc\\x41def\\u0041ghi\\0101jkl", 0))
+                .containsExactly(List.of("abc"), List.of("def"), List.of("ghi"), List.of("jkl"));
+        assertThat(RequiredLiterals.of("colou?r+s", 0)).containsExactly(List.of("colo"));
+        assertThat(RequiredLiterals.of("(?:abc|de)fgh", 0)).containsExactly(List.of("fgh"));
+        assertThat(RequiredLiterals.of("(?i)abcdef", 0)).isEmpty();
+        assertThat(RequiredLiterals.of("(abc)\\1", 0)).isEmpty();
+    }
+
+    @Test
+    void theLiteralSetFindsEachLiteralAtItsFirstOccurrenceWithAsciiCaseFolded() {
+        LiteralSet set = new LiteralSet(List.of("error", "API", "rate_limit"), List.of(false, true, false));
+        long[] present = new long[set.words()];
+
+        int[] found = set.scan("An ERROR: api, API and Rate_Limit; error", present);
+
+        assertThat(found).containsExactly(0, 3, 1, 15, 2, 23);
+        assertThat(set.scan("\u212Arror API_ Rate_Limi", new long[set.words()])).containsExactly(1, 6);
+    }
+}
