@@ -57,6 +57,8 @@ final class RuleIndex {
     private final CompiledRule[] rules;
     private final CompiledMarker[] backgroundMarkers;
     private final CompiledMarker[] surfacedShapes;
+    /** Scope id → the agent families of the rules and markers with that scope (lower case; empty: any agent). */
+    private final String[][] scopes;
 
     private RuleIndex(List<Rule> rules, List<Marker> background, List<Marker> surfaced) {
         Builder b = new Builder();
@@ -64,6 +66,7 @@ final class RuleIndex {
         this.backgroundMarkers = background.stream().map(m -> new CompiledMarker(m, b)).toArray(CompiledMarker[]::new);
         this.surfacedShapes = surfaced.stream().map(m -> new CompiledMarker(m, b)).toArray(CompiledMarker[]::new);
         this.literals = new LiteralSet(b.literalText, b.literalCaseSensitive);
+        this.scopes = b.scopes.toArray(String[][]::new);
         this.alternatives = b.alternatives.toArray(Alternative[]::new);
         this.gates = b.gates.toArray(Alternative[][]::new);
         this.gateIds = b.gateIds;
@@ -140,6 +143,34 @@ final class RuleIndex {
         }
         return literals.size() + " literals, " + alternatives.length + " alternatives, " + bare + " without literals, "
                 + targets.length + " fields";
+    }
+
+    /**
+     * Per scope id ({@link CompiledRule#scope}, {@link CompiledMarker#scope}): whether an agent of
+     * type {@code agent} (lower case, or {@code null}) is in it — exactly {@link Rule#appliesToAgent}.
+     * Each distinct agent scope of the catalogue is decided once per turn.
+     */
+    boolean[] agentScopes(String agent) {
+        boolean[] out = new boolean[scopes.length];
+        for (int k = 0; k < scopes.length; k++) {
+            out[k] = inScope(scopes[k], agent);
+        }
+        return out;
+    }
+
+    private static boolean inScope(String[] agents, String agent) {
+        if (agents.length == 0) {
+            return true;
+        }
+        if (agent == null) {
+            return false;
+        }
+        for (String a : agents) {
+            if (agent.startsWith(a) && (agent.length() == a.length() || agent.charAt(a.length()) == '-')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Per-turn state: the signals and the fields read so far. */
@@ -444,9 +475,12 @@ final class RuleIndex {
         final Rule rule;
         final CompiledCondition[] negated;
         final CompiledCondition[] positive;
+        /** Index into {@link #agentScopes}. */
+        final int scope;
 
         CompiledRule(Rule rule, Builder b) {
             this.rule = rule;
+            this.scope = b.scope(rule.agents());
             List<CompiledCondition> neg = new ArrayList<>();
             List<CompiledCondition> pos = new ArrayList<>();
             for (Condition c : rule.conditions()) {
@@ -461,9 +495,12 @@ final class RuleIndex {
     static final class CompiledMarker {
         final Marker marker;
         final CompiledCondition condition;
+        /** Index into {@link #agentScopes}. */
+        final int scope;
 
         CompiledMarker(Marker marker, Builder b) {
             this.marker = marker;
+            this.scope = b.scope(marker.agents());
             this.condition = b.condition(marker.condition());
         }
     }
@@ -501,6 +538,15 @@ final class RuleIndex {
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
         final java.util.Set<Integer> regexTargets = new java.util.HashSet<>();
+        final List<String[]> scopes = new ArrayList<>();
+        final Map<java.util.Set<String>, Integer> scopeIds = new HashMap<>();
+
+        int scope(java.util.Set<String> agents) {
+            return scopeIds.computeIfAbsent(agents, a -> {
+                scopes.add(a.stream().sorted().toArray(String[]::new));
+                return scopes.size() - 1;
+            });
+        }
 
         CompiledCondition condition(Condition c) {
             int kinds = 0;
