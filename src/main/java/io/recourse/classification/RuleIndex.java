@@ -194,6 +194,15 @@ final class RuleIndex {
         private final long[] admitted = new long[ungated.length];
 
         private boolean scannedAll;
+        /** Per alternative id, its matcher in this turn (created on first use, then reset to each text). */
+        private Matcher[] matchers;
+
+        private Matcher[] matchers() {
+            if (matchers == null) {
+                matchers = new Matcher[alternatives.length];
+            }
+            return matchers;
+        }
 
         private Turn(List<Signal> signals) {
             this.signals = signals;
@@ -279,7 +288,7 @@ final class RuleIndex {
                 return false;
             }
             for (Alternative a : gates[gate]) {
-                if (a.admitted(f.present) && a.find(f.value, f.found)) {
+                if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
                     return true;
                 }
             }
@@ -322,6 +331,8 @@ final class RuleIndex {
     private static final class Alternative {
         private static final int NONE = Integer.MAX_VALUE;
 
+        /** Index in {@link RuleIndex#alternatives}. */
+        final int id;
         final int gate;
         final Pattern pattern;
         /** Every match contains a literal of each clause (literal ids). */
@@ -336,8 +347,9 @@ final class RuleIndex {
         final int[] startIds;
         final boolean caseSensitive;
 
-        Alternative(int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
+        Alternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                     List<String> literals) {
+            this.id = id;
             this.gate = gate;
             this.pattern = pattern;
             this.clauses = clauses.toArray(int[][]::new);
@@ -394,12 +406,12 @@ final class RuleIndex {
          * where one of them occurs: it is tried there, in order, and nowhere else (a region from
          * that position with transparent, non-anchoring bounds reads exactly as the whole text).
          */
-        boolean find(String text, int[] found) {
+        boolean find(String text, int[] found, Matcher[] matchers) {
             if (anchored) {
-                return pattern.matcher(text).lookingAt(); // '^' matches only at 0
+                return matcher(text, matchers).lookingAt(); // '^' matches only at 0
             }
             if (starts == null) {
-                return pattern.matcher(text).find();
+                return matcher(text, matchers).find();
             }
             int n = text.length();
             int[] next = new int[starts.length];
@@ -416,7 +428,7 @@ final class RuleIndex {
                     return false;
                 }
                 if (m == null) {
-                    m = pattern.matcher(text).useTransparentBounds(true).useAnchoringBounds(false);
+                    m = matcher(text, matchers);
                 }
                 if (m.region(p, n).lookingAt()) {
                     return true;
@@ -427,6 +439,23 @@ final class RuleIndex {
                     }
                 }
             }
+        }
+
+        /**
+         * This alternative's matcher of the turn reset to {@code text}: as {@code pattern.matcher(text)},
+         * with transparent, non-anchoring bounds when it is tried from its leading literals.
+         */
+        private Matcher matcher(String text, Matcher[] matchers) {
+            Matcher m = matchers[id];
+            if (m == null) {
+                m = pattern.matcher(text);
+                if (!anchored && starts != null) {
+                    m.useTransparentBounds(true).useAnchoringBounds(false);
+                }
+                matchers[id] = m;
+                return m;
+            }
+            return m.reset(text);
         }
 
         private static int firstStart(int[] found, int id) {
@@ -608,7 +637,7 @@ final class RuleIndex {
                 for (List<String> c : clauses) { // all of them: fewer regex runs pay for the longer scan
                     ids.add(c.stream().mapToInt(l -> literal(l, caseSensitive)).distinct().toArray());
                 }
-                alts.add(new Alternative(id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
+                alts.add(new Alternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
             }
             alternatives.addAll(alts);
             gates.add(alts.toArray(Alternative[]::new));
