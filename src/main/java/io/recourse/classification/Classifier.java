@@ -92,11 +92,12 @@ public final class Classifier implements TurnClassifier {
         int n = signals.size();
         String agent = evidence.agentType() == null ? null : evidence.agentType().toLowerCase(Locale.ROOT);
         String provider = evidence.providerId() == null ? null : evidence.providerId().toLowerCase(Locale.ROOT);
-        boolean[] surfaced = marks(index.surfacedShapes(), agent, turn, n, false);
+        boolean[] scopes = index.agentScopes(agent);
+        boolean[] surfaced = marks(index.surfacedShapes(), scopes, turn, n, false);
         if (completed && !any(surfaced)) {
             return Optional.empty(); // a completed turn fails only on a match resting on a surfaced failure
         }
-        boolean[] background = marks(index.backgroundMarkers(), agent, turn, n, true);
+        boolean[] background = marks(index.backgroundMarkers(), scopes, turn, n, true);
         boolean[] preStart = new boolean[n];
         boolean[] readable = new boolean[n];
         for (int i = 0; i < n; i++) {
@@ -108,7 +109,7 @@ public final class Classifier implements TurnClassifier {
         Rule backgroundWinner = null;
         for (RuleIndex.CompiledRule cr : index.rules()) {
             Rule rule = cr.rule;
-            if (!inScope(rule.agents(), agent)
+            if (!scopes[cr.scope]
                     || !rule.providers().isEmpty() && (provider == null || !rule.providers().contains(provider))) {
                 continue;
             }
@@ -200,11 +201,11 @@ public final class Classifier implements TurnClassifier {
     }
 
     /** {@code gated}: skip markers {@link RuleIndex.Turn#possible} rules out (which scans every field once). */
-    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, String agent, RuleIndex.Turn turn, int n,
+    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, boolean[] scopes, RuleIndex.Turn turn, int n,
                                    boolean gated) {
         boolean[] out = new boolean[n];
         for (RuleIndex.CompiledMarker m : markers) {
-            if (!inScope(m.marker.agents(), agent) || gated && !turn.possible(m.condition)) {
+            if (!scopes[m.scope] || gated && !turn.possible(m.condition)) {
                 continue;
             }
             for (int i = 0; i < n; i++) {
@@ -219,22 +220,6 @@ public final class Classifier implements TurnClassifier {
     private static boolean any(boolean[] flags) {
         for (boolean f : flags) {
             if (f) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** {@link Rule#appliesToAgent} for an agent type already in lower case. */
-    private static boolean inScope(java.util.Set<String> agents, String agent) {
-        if (agents.isEmpty()) {
-            return true;
-        }
-        if (agent == null) {
-            return false;
-        }
-        for (String a : agents) {
-            if (agent.startsWith(a) && (agent.length() == a.length() || agent.charAt(a.length()) == '-')) {
                 return true;
             }
         }

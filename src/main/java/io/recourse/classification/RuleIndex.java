@@ -57,6 +57,8 @@ final class RuleIndex {
     private final CompiledRule[] rules;
     private final CompiledMarker[] backgroundMarkers;
     private final CompiledMarker[] surfacedShapes;
+    /** Scope id → the agent families of the rules and markers with that scope (lower case; empty: any agent). */
+    private final String[][] scopes;
 
     private RuleIndex(List<Rule> rules, List<Marker> background, List<Marker> surfaced) {
         Builder b = new Builder();
@@ -64,6 +66,7 @@ final class RuleIndex {
         this.backgroundMarkers = background.stream().map(m -> new CompiledMarker(m, b)).toArray(CompiledMarker[]::new);
         this.surfacedShapes = surfaced.stream().map(m -> new CompiledMarker(m, b)).toArray(CompiledMarker[]::new);
         this.literals = new LiteralSet(b.literalText, b.literalCaseSensitive);
+        this.scopes = b.scopes.toArray(String[][]::new);
         this.alternatives = b.alternatives.toArray(Alternative[]::new);
         this.gates = b.gates.toArray(Alternative[][]::new);
         this.gateIds = b.gateIds;
@@ -142,6 +145,34 @@ final class RuleIndex {
                 + targets.length + " fields";
     }
 
+    /**
+     * Per scope id ({@link CompiledRule#scope}, {@link CompiledMarker#scope}): whether an agent of
+     * type {@code agent} (lower case, or {@code null}) is in it — exactly {@link Rule#appliesToAgent}.
+     * Each distinct agent scope of the catalogue is decided once per turn.
+     */
+    boolean[] agentScopes(String agent) {
+        boolean[] out = new boolean[scopes.length];
+        for (int k = 0; k < scopes.length; k++) {
+            out[k] = inScope(scopes[k], agent);
+        }
+        return out;
+    }
+
+    private static boolean inScope(String[] agents, String agent) {
+        if (agents.length == 0) {
+            return true;
+        }
+        if (agent == null) {
+            return false;
+        }
+        for (String a : agents) {
+            if (agent.startsWith(a) && (agent.length() == a.length() || agent.charAt(a.length()) == '-')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Per-turn state: the signals and the fields read so far. */
     Turn turn(List<Signal> signals) {
         return new Turn(signals);
@@ -163,6 +194,15 @@ final class RuleIndex {
         private final long[] admitted = new long[ungated.length];
 
         private boolean scannedAll;
+        /** Per alternative id, its matcher in this turn (created on first use, then reset to each text). */
+        private Matcher[] matchers;
+
+        private Matcher[] matchers() {
+            if (matchers == null) {
+                matchers = new Matcher[alternatives.length];
+            }
+            return matchers;
+        }
 
         private Turn(List<Signal> signals) {
             this.signals = signals;
@@ -248,7 +288,7 @@ final class RuleIndex {
                 return false;
             }
             for (Alternative a : gates[gate]) {
-                if (a.admitted(f.present) && a.find(f.value, f.found)) {
+                if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
                     return true;
                 }
             }
@@ -291,6 +331,8 @@ final class RuleIndex {
     private static final class Alternative {
         private static final int NONE = Integer.MAX_VALUE;
 
+        /** Index in {@link RuleIndex#alternatives}. */
+        final int id;
         final int gate;
         final Pattern pattern;
         /** Every match contains a literal of each clause (literal ids). */
@@ -305,8 +347,9 @@ final class RuleIndex {
         final int[] startIds;
         final boolean caseSensitive;
 
-        Alternative(int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
+        Alternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                     List<String> literals) {
+            this.id = id;
             this.gate = gate;
             this.pattern = pattern;
             this.clauses = clauses.toArray(int[][]::new);
@@ -363,12 +406,12 @@ final class RuleIndex {
          * where one of them occurs: it is tried there, in order, and nowhere else (a region from
          * that position with transparent, non-anchoring bounds reads exactly as the whole text).
          */
-        boolean find(String text, int[] found) {
+        boolean find(String text, int[] found, Matcher[] matchers) {
             if (anchored) {
-                return pattern.matcher(text).lookingAt(); // '^' matches only at 0
+                return matcher(text, matchers).lookingAt(); // '^' matches only at 0
             }
             if (starts == null) {
-                return pattern.matcher(text).find();
+                return matcher(text, matchers).find();
             }
             int n = text.length();
             int[] next = new int[starts.length];
@@ -385,7 +428,7 @@ final class RuleIndex {
                     return false;
                 }
                 if (m == null) {
-                    m = pattern.matcher(text).useTransparentBounds(true).useAnchoringBounds(false);
+                    m = matcher(text, matchers);
                 }
                 if (m.region(p, n).lookingAt()) {
                     return true;
@@ -396,6 +439,23 @@ final class RuleIndex {
                     }
                 }
             }
+        }
+
+        /**
+         * This alternative's matcher of the turn reset to {@code text}: as {@code pattern.matcher(text)},
+         * with transparent, non-anchoring bounds when it is tried from its leading literals.
+         */
+        private Matcher matcher(String text, Matcher[] matchers) {
+            Matcher m = matchers[id];
+            if (m == null) {
+                m = pattern.matcher(text);
+                if (!anchored && starts != null) {
+                    m.useTransparentBounds(true).useAnchoringBounds(false);
+                }
+                matchers[id] = m;
+                return m;
+            }
+            return m.reset(text);
         }
 
         private static int firstStart(int[] found, int id) {
@@ -444,9 +504,12 @@ final class RuleIndex {
         final Rule rule;
         final CompiledCondition[] negated;
         final CompiledCondition[] positive;
+        /** Index into {@link #agentScopes}. */
+        final int scope;
 
         CompiledRule(Rule rule, Builder b) {
             this.rule = rule;
+            this.scope = b.scope(rule.agents());
             List<CompiledCondition> neg = new ArrayList<>();
             List<CompiledCondition> pos = new ArrayList<>();
             for (Condition c : rule.conditions()) {
@@ -461,9 +524,12 @@ final class RuleIndex {
     static final class CompiledMarker {
         final Marker marker;
         final CompiledCondition condition;
+        /** Index into {@link #agentScopes}. */
+        final int scope;
 
         CompiledMarker(Marker marker, Builder b) {
             this.marker = marker;
+            this.scope = b.scope(marker.agents());
             this.condition = b.condition(marker.condition());
         }
     }
@@ -501,6 +567,15 @@ final class RuleIndex {
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
         final java.util.Set<Integer> regexTargets = new java.util.HashSet<>();
+        final List<String[]> scopes = new ArrayList<>();
+        final Map<java.util.Set<String>, Integer> scopeIds = new HashMap<>();
+
+        int scope(java.util.Set<String> agents) {
+            return scopeIds.computeIfAbsent(agents, a -> {
+                scopes.add(a.stream().sorted().toArray(String[]::new));
+                return scopes.size() - 1;
+            });
+        }
 
         CompiledCondition condition(Condition c) {
             int kinds = 0;
@@ -562,7 +637,7 @@ final class RuleIndex {
                 for (List<String> c : clauses) { // all of them: fewer regex runs pay for the longer scan
                     ids.add(c.stream().mapToInt(l -> literal(l, caseSensitive)).distinct().toArray());
                 }
-                alts.add(new Alternative(id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
+                alts.add(new Alternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
             }
             alternatives.addAll(alts);
             gates.add(alts.toArray(Alternative[]::new));
