@@ -54,11 +54,11 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> guarantees;
 
     @Option(names = "--threads", split = ",", defaultValue = "1,2",
-            description = "Stream-thread counts to compare for the full topology (default ${DEFAULT-VALUE}).")
+            description = "Stream-thread counts to compare, both topologies at exactly_once_v2 (default ${DEFAULT-VALUE}).")
     List<Integer> threads;
 
     @Option(names = "--instances", split = ",", defaultValue = "1,2",
-            description = "Application instances (in this JVM) to compare for the full topology (default ${DEFAULT-VALUE}).")
+            description = "Application instances (in this JVM) to compare, both topologies (default ${DEFAULT-VALUE}).")
     List<Integer> instances;
 
     @Option(names = "--topology", split = ",", paramLabel = "pass-through|full", defaultValue = "pass-through,full",
@@ -79,10 +79,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--open-turns", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "After the workload, send one open half-turn per session and measure the state it adds "
-                    + "(default on; --no-open-turns skips it, e.g. for 1,000,000 sessions).")
+                    + "and run the abandoned-turn phase (default on; --no-open-turns skips both, e.g. for 1,000,000 sessions).")
     boolean openTurns;
 
-    @Option(names = "--quick", description = "Smoke run: 300 sessions, 1 run, 1 thread, 1 instance.")
+    @Option(names = "--quick", description = "Smoke run: at most 300 sessions, 1 run, 1 thread, 1 instance, no warm-up "
+            + "(overrides --sessions, --runs, --threads, --instances, --warmup).")
     boolean quick;
 
     @Option(names = "--work-dir", paramLabel = "DIR",
@@ -94,6 +95,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        validateSizes();
         RecourseConfig base = config.load();
         if (bootstrapServers != null) {
             base = base.with(RecourseConfig.BOOTSTRAP_SERVERS, bootstrapServers);
@@ -135,6 +137,32 @@ public final class BenchCommand implements Callable<Integer> {
             Files.writeString(reportFile, report, StandardCharsets.UTF_8);
         }
         return results.stream().anyMatch(RunResult::timedOut) || abandoned.map(p -> !p.purgedAndCounted()).orElse(false) ? 1 : 0;
+    }
+
+    /** Rejects sizes that cannot run and a report path that cannot be written, before any broker starts. */
+    private void validateSizes() {
+        positive("--sessions", List.of(sessions));
+        positive("--turns", List.of(turns));
+        positive("--runs", List.of(runs));
+        positive("--threads", threads);
+        positive("--instances", instances);
+        if (reportFile != null) {
+            Path parent = reportFile.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)
+                    || (Files.exists(reportFile) && !Files.isWritable(reportFile))) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--report: cannot write " + reportFile + " (its directory must exist and be writable)");
+            }
+        }
+    }
+
+    private void positive(String option, List<Integer> values) {
+        for (int v : values) {
+            if (v < 1) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        option + ": expected a positive number, got " + v);
+            }
+        }
     }
 
     /** {@code pass-through} or {@code full} → {@link Scenario.Kind}; anything else is a usage error naming both. */
