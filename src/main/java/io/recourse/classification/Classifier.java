@@ -177,8 +177,7 @@ public final class Classifier implements TurnClassifier {
                 if (!readable[i] || !phase.admits(preStart[i]) || !turn.hits(c, i)) {
                     continue;
                 }
-                int score = completed ? (surfaced[i] ? 2 : 0) + (background[i] ? 0 : 1)
-                                      : (background[i] ? 0 : 2) + (surfaced[i] ? 1 : 0);
+                int score = score(completed, surfaced[i], background[i]);
                 if (score > best) {
                     best = score;
                     chosen = i;
@@ -215,6 +214,16 @@ public final class Classifier implements TurnClassifier {
             }
         }
         return out;
+    }
+
+    /**
+     * How well signal evidence serves a condition (0–3, higher wins; both the indexed and the
+     * sequential path use it): completed turns need the surfaced failure first, failed turns prefer
+     * foreground evidence first.
+     */
+    private static int score(boolean completed, boolean surfaced, boolean background) {
+        return completed ? (surfaced ? 2 : 0) + (background ? 0 : 1)
+                         : (background ? 0 : 2) + (surfaced ? 1 : 0);
     }
 
     private static boolean any(boolean[] flags) {
@@ -379,9 +388,7 @@ public final class Classifier implements TurnClassifier {
                 if (!eligible[i] || !c.hits(signals.get(i), MAX_FIELD_CHARS, plainRegex)) {
                     continue;
                 }
-                // completed turns need the surfaced failure; failed turns prefer foreground evidence
-                int score = completed ? (surfaced[i] ? 2 : 0) + (background[i] ? 0 : 1)
-                                      : (background[i] ? 0 : 2) + (surfaced[i] ? 1 : 0);
+                int score = score(completed, surfaced[i], background[i]);
                 if (score > best) {
                     best = score;
                     chosen = i;

@@ -37,18 +37,25 @@ public class CatalogueBenchmark {
     /** Average number of signals per turn of the mix. */
     public double signalsPerTurn;
 
+    /**
+     * The corpus mix: every signature line and catalogue fixture as one turn — failed when the
+     * line expects a code, completed otherwise.
+     */
+    static List<Evidence> corpusMix() {
+        List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
+        lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
+        List<Evidence> mix = new ArrayList<>();
+        for (Line l : lines) {
+            mix.add(l.expected() == null ? SignatureFixtures.completedTurn(l) : SignatureFixtures.failedTurn(l));
+        }
+        return mix;
+    }
+
     @Setup
     public void setUp() {
         classifier = Classifier.withDefaultCatalogue();
-        turns = new ArrayList<>();
-        List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
-        lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
-        long signals = 0;
-        for (Line l : lines) {
-            Evidence e = l.expected() == null ? SignatureFixtures.completedTurn(l) : SignatureFixtures.failedTurn(l);
-            turns.add(e);
-            signals += e.signals().size();
-        }
+        turns = corpusMix();
+        long signals = turns.stream().mapToLong(e -> e.signals().size()).sum();
         signalsPerTurn = (double) signals / turns.size();
         System.out.printf("corpus mix: %d turns, %d signals, %.2f signals/turn%n", turns.size(), signals, signalsPerTurn);
     }

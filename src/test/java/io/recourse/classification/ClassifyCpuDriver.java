@@ -1,6 +1,5 @@
 package io.recourse.classification;
 
-import io.recourse.classification.SignatureFixtures.Line;
 import io.recourse.evidence.Evidence;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -23,15 +22,8 @@ public final class ClassifyCpuDriver {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean profile = args.length > 1 && args[1].equals("profile");
         Classifier classifier = Classifier.withDefaultCatalogue();
-        List<Evidence> turns = new ArrayList<>();
-        List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
-        lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
-        long signals = 0;
-        for (Line l : lines) {
-            Evidence e = l.expected() == null ? SignatureFixtures.completedTurn(l) : SignatureFixtures.failedTurn(l);
-            turns.add(e);
-            signals += e.signals().size();
-        }
+        List<Evidence> turns = CatalogueBenchmark.corpusMix();
+        long signals = turns.stream().mapToLong(e -> e.signals().size()).sum();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         int sink = 0;
         for (int w = 0; w < 3000; w++) { // warm-up
