@@ -214,7 +214,7 @@ public final class FrameParser {
      * @throws FrameRejectedException with {@link DlqReason#INVALID_FIELD}
      */
     static void checkBounds(Frame f) throws FrameRejectedException {
-        if (!InputBounds.isId(f.sessionId())) {
+        if (!InputBounds.isSessionId(f.sessionId())) {
             throw reject(DlqReason.INVALID_FIELD, InputBounds.invalidId("session_id"));
         }
         if (f.source() != null && f.source().wire().startsWith("acp_") && f.payload() != null) {

@@ -14,8 +14,10 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
  *   <li><b>id</b> ({@code session_id}, {@code workspace_id}, {@code run_id}, {@code task_id},
  *       {@code agent_profile_id}, {@code execution_profile_id}, {@code command_id},
  *       {@code request_id}, {@code dynamic_profile_id}, {@code model_id}): 1 to
- *       {@value #MAX_ID_CHARS} characters of {@code [A-Za-z0-9._:/@+=-]} — no whitespace, no
- *       control characters, no {@code #} (the signal store's key separator, DESIGN §4);</li>
+ *       {@value #MAX_ID_CHARS} characters, none of them a control character (C0, DEL, C1) or a
+ *       lone surrogate (not UTF-8 text); a {@code session_id} has no {@code #} either (the
+ *       signal store's key separator, DESIGN §4: {@code <session>/<generation>#<seq>}). Ids are
+ *       the platform's, so any other Unicode text is kept as given;</li>
  *   <li><b>name</b> ({@code agent_type}, {@code provider_id}): {@code [a-z0-9][a-z0-9._-]{0,63}};</li>
  *   <li><b>digest</b> ({@code prompt_digest}): 64 lower-case hex digits (SHA-256, DESIGN §6.5);</li>
  *   <li><b>JSON-RPC id</b>: an integer that fits a {@code long}, or a string of at most
@@ -39,7 +41,10 @@ public final class InputBounds {
     public static final int MAX_NESTING_DEPTH = StreamReadConstraints.DEFAULT_MAX_DEPTH;
 
     /** The rule of an id, as rejection messages state it. */
-    public static final String ID_RULE = "must be 1 to " + MAX_ID_CHARS + " characters of [A-Za-z0-9._:/@+=-]";
+    public static final String ID_RULE = "must be 1 to " + MAX_ID_CHARS + " characters without control characters or lone surrogates";
+    /** The rule of a session id, as rejection messages state it. */
+    public static final String SESSION_ID_RULE = "must be 1 to " + MAX_ID_CHARS
+            + " characters without control characters, lone surrogates or '#'";
     /** The rule of a name, as rejection messages state it. */
     public static final String NAME_RULE = "must match [a-z0-9][a-z0-9._-]{0," + (MAX_NAME_CHARS - 1) + "}";
     /** The rule of a digest, as rejection messages state it. */
@@ -51,14 +56,28 @@ public final class InputBounds {
     private InputBounds() {
     }
 
-    /** Whether {@code s} is an id: 1 to {@value #MAX_ID_CHARS} characters of {@code [A-Za-z0-9._:/@+=-]}. */
+    /** Whether {@code s} is a session id: an id without {@code #}. */
+    public static boolean isSessionId(String s) {
+        return isId(s) && s.indexOf('#') < 0;
+    }
+
+    /** Whether {@code s} is an id: 1 to {@value #MAX_ID_CHARS} characters, no control character or lone surrogate. */
     public static boolean isId(String s) {
         int n = s.length();
         if (n == 0 || n > MAX_ID_CHARS) {
             return false;
         }
         for (int i = 0; i < n; i++) {
-            if (!idChar(s.charAt(i))) {
+            char c = s.charAt(i);
+            if (Character.isISOControl(c)) {
+                return false;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 == n || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    return false;
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
                 return false;
             }
         }
@@ -118,7 +137,12 @@ public final class InputBounds {
      * The rejection message of an id field that breaks {@link #ID_RULE}: {@code field <name> must be …}.
      */
     public static String invalidId(String field) {
-        return "field " + field + " " + ID_RULE;
+        return "field " + field + " " + (field.equals("session_id") ? SESSION_ID_RULE : ID_RULE);
+    }
+
+    /** Whether {@code value} satisfies the rule of {@code field}: {@link #isSessionId} for {@code session_id}, else {@link #isId}. */
+    public static boolean isId(String field, String value) {
+        return field.equals("session_id") ? isSessionId(value) : isId(value);
     }
 
     /**
@@ -137,11 +161,6 @@ public final class InputBounds {
     /** The message for input that nests too deeply (reason {@code invalid_json}). */
     public static String tooDeep(String what) {
         return what + " nests JSON deeper than " + MAX_NESTING_DEPTH + " levels";
-    }
-
-    private static boolean idChar(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '.' || c == '_' || c == ':' || c == '/' || c == '@' || c == '+' || c == '=' || c == '-';
     }
 
     private static boolean lowerAlnum(char c) {

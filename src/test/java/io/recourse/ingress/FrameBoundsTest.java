@@ -36,7 +36,7 @@ class FrameBoundsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a b", "a#1", "tab\t", "é", "\u0000", ""})
+    @ValueSource(strings = {"tab\t", "\u0000", "", "c1\u0085", "del\u007f"})
     void anIdOutsideTheCharsetIsAnInvalidField(String value) {
         ObjectNode f = FrameParserTest.validFrame();
         f.put("run_id", value);
@@ -45,13 +45,32 @@ class FrameBoundsTest {
     }
 
     @Test
+    void anIdWithALoneSurrogateIsNotAnId() {
+        assertThat(InputBounds.isId("lone\ud800")).isFalse();
+        assertThat(InputBounds.isId("\udc00x")).isFalse();
+        assertThat(InputBounds.isId("rocket \ud83d\ude80")).isTrue();
+    }
+
+    @Test
     void anIdOfExactlyTheBoundIsAccepted() throws Exception {
         ObjectNode f = FrameParserTest.validFrame();
         f.put("workspace_id", "w".repeat(InputBounds.MAX_ID_CHARS));
         f.put("model_id", "models/gemini-2.5-pro@2026:free+x=1");
+        f.put("task_id", "tâche 7 ✓ \ud83d\ude80");
 
         assertThat(parser.parse("sess-1/3", f.toString().getBytes(StandardCharsets.UTF_8)).workspaceId())
                 .hasSize(InputBounds.MAX_ID_CHARS);
+    }
+
+    @Test
+    void aSessionIdWithTheSignalKeySeparatorIsAnInvalidField() throws Exception {
+        ObjectNode f = FrameParserTest.validFrame();
+        f.put("session_id", "a/1#x");
+
+        assertThat(rejection(f).getMessage()).isEqualTo("field session_id " + InputBounds.SESSION_ID_RULE);
+        f.put("session_id", "sess-1");
+        f.put("command_id", "r1#1");
+        assertThat(parser.parse("sess-1/3", f.toString().getBytes(StandardCharsets.UTF_8)).commandId()).isEqualTo("r1#1");
     }
 
     @Test
@@ -59,7 +78,7 @@ class FrameBoundsTest {
         ObjectNode f = FrameParserTest.validFrame();
         f.put("session_id", "s".repeat(InputBounds.MAX_ID_CHARS + 1));
 
-        assertThat(rejection(f).getMessage()).isEqualTo("field session_id " + InputBounds.ID_RULE);
+        assertThat(rejection(f).getMessage()).isEqualTo("field session_id " + InputBounds.SESSION_ID_RULE);
     }
 
     @ParameterizedTest
