@@ -98,6 +98,18 @@ public final class RecourseConfig {
      * store's read and decode (issue 8). The store stays the source of truth.
      */
     public static final String EVIDENCE_TURN_CACHE_ENTRIES = "recourse.evidence.turn.cache.entries";
+    /**
+     * Estimated bytes of the decoded turn states the evidence processor caches per task (default
+     * 64 MiB): the cache evicts its least recently used turns beyond either this or
+     * {@link #EVIDENCE_TURN_CACHE_ENTRIES}, so large valid turns cannot exhaust the heap.
+     */
+    public static final String EVIDENCE_TURN_CACHE_BYTES = "recourse.evidence.turn.cache.bytes";
+    /**
+     * Bound of one dead letter in bytes, key, value, headers and Kafka's overhead included (default
+     * 1000000); the DLQ topic is created with it as {@code max.message.bytes}, and it must not exceed
+     * the producer's {@code max.request.size} (DESIGN §3).
+     */
+    public static final String DLQ_MAX_RECORD_BYTES = "recourse.dlq.max.record.bytes";
 
     // --- embedded broker ---
     /** Port of the embedded broker's client listener; 0 = a free port. */
@@ -156,6 +168,8 @@ public final class RecourseConfig {
         d.put(EVIDENCE_MAX_TURN_BYTES, String.valueOf(16 * 1024));
         d.put(FRAME_MAX_BYTES, String.valueOf(256 * 1024));
         d.put(EVIDENCE_TURN_CACHE_ENTRIES, "10000");
+        d.put(EVIDENCE_TURN_CACHE_BYTES, String.valueOf(64L * 1024 * 1024));
+        d.put(DLQ_MAX_RECORD_BYTES, "1000000");
         d.put(EMBEDDED_PORT, "0");
         d.put(EMBEDDED_CONTROLLER_PORT, "0");
         d.put(METRICS_PORT, "9464");
@@ -351,6 +365,16 @@ public final class RecourseConfig {
         return intValue(EVIDENCE_TURN_CACHE_ENTRIES);
     }
 
+    /** {@link #EVIDENCE_TURN_CACHE_BYTES}: estimated bytes of the decoded turn states cached per task. */
+    public long evidenceTurnCacheBytes() {
+        return longValue(EVIDENCE_TURN_CACHE_BYTES);
+    }
+
+    /** {@link #DLQ_MAX_RECORD_BYTES}: the bound of one dead letter in bytes. */
+    public int dlqMaxRecordBytes() {
+        return intValue(DLQ_MAX_RECORD_BYTES);
+    }
+
     public int frameMaxBytes() {
         return intValue(FRAME_MAX_BYTES);
     }
@@ -446,6 +470,16 @@ public final class RecourseConfig {
         range(EVIDENCE_MAX_TURN_BYTES, 1, 1 << 24);
         range(FRAME_MAX_BYTES, 1, 1 << 30);
         range(EVIDENCE_TURN_CACHE_ENTRIES, 0, 1_000_000);
+        range(EVIDENCE_TURN_CACHE_BYTES, 0, Long.MAX_VALUE);
+        range(DLQ_MAX_RECORD_BYTES, 4096, Integer.MAX_VALUE);
+        for (String producerKey : new String[] {"max.request.size", "producer.max.request.size"}) {
+            String limit = streamsProperties().get(producerKey);
+            long max = limit == null ? DEFAULT_MAX_REQUEST_SIZE : parseOr(limit, DEFAULT_MAX_REQUEST_SIZE);
+            if (dlqMaxRecordBytes() > max) {
+                throw new ConfigurationException(DLQ_MAX_RECORD_BYTES, values.get(DLQ_MAX_RECORD_BYTES),
+                        "more than the producer's " + producerKey + "=" + max + " (DESIGN §3: a dead letter must be writable)");
+            }
+        }
         range(EMBEDDED_PORT, 0, 65_535);
         range(EMBEDDED_CONTROLLER_PORT, 0, 65_535);
         range(METRICS_PORT, -1, 65_535);
@@ -463,6 +497,17 @@ public final class RecourseConfig {
         }
         if (embedded() && embeddedPort() != 0 && embeddedPort() == embeddedControllerPort()) {
             throw new ConfigurationException(EMBEDDED_CONTROLLER_PORT, embeddedControllerPort(), "same port as " + EMBEDDED_PORT);
+        }
+    }
+
+    /** The producer's default {@code max.request.size}: 1 MiB. */
+    private static final long DEFAULT_MAX_REQUEST_SIZE = 1024 * 1024;
+
+    private static long parseOr(String v, long fallback) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return fallback;
         }
     }
 

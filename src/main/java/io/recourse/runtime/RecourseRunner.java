@@ -2,6 +2,7 @@ package io.recourse.runtime;
 
 import io.recourse.streams.DeadLetterDeserializationHandler;
 import io.recourse.streams.DeadLetterProcessingHandler;
+import io.recourse.streams.DeadLetterProductionHandler;
 import io.recourse.streams.RecourseTopology;
 import io.recourse.streams.Topics;
 import io.micrometer.core.instrument.Metrics;
@@ -213,6 +214,7 @@ public final class RecourseRunner implements AutoCloseable {
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class.getName());
         p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         // A default, not a fixed choice: the owners' tasks read several topics (events, controls, acks)
         // written by different producers, whose relative order the policies never rely on (DESIGN §6.3:
@@ -223,6 +225,7 @@ public final class RecourseRunner implements AutoCloseable {
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, String.valueOf(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
         // read by the dead-letter handlers' configure()
         p.put(RecourseConfig.TOPIC_DLQ, config.topicName(RecourseConfig.TOPIC_DLQ));
+        p.put(RecourseConfig.DLQ_MAX_RECORD_BYTES, String.valueOf(config.dlqMaxRecordBytes()));
         Properties props = new Properties();
         props.putAll(p);
         return props;

@@ -22,6 +22,7 @@ public final class DeadLetterDeserializationHandler extends DeadLetterHandler im
         LOG.warn("dead-lettering unreadable record {}-{}@{} (processor {}): {}", record.topic(), record.partition(),
                 record.offset(), context.processorNodeId(), exception.toString());
         return Response.resume(List.of(DeadLetters.record(dlqTopic(), record.key(), record.value(), record.headers(),
-                DeadLetters.DESERIALIZATION_FAILED, exception.toString(), record.topic(), record.partition(), record.offset())));
+                DeadLetters.DESERIALIZATION_FAILED, exception.toString(), record.topic(), record.partition(), record.offset(),
+                dlqMaxRecordBytes())));
     }
 }

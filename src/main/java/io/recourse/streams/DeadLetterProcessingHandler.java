@@ -23,6 +23,6 @@ public final class DeadLetterProcessingHandler extends DeadLetterHandler impleme
                 context.offset(), context.processorNodeId(), exception);
         return Response.resume(List.of(DeadLetters.record(dlqTopic(), context.sourceRawKey(), context.sourceRawValue(),
                 context.headers(), DeadLetters.PROCESSING_FAILED, exception.toString(), context.topic(),
-                context.partition(), context.offset())));
+                context.partition(), context.offset(), dlqMaxRecordBytes())));
     }
 }

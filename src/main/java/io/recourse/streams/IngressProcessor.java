@@ -24,9 +24,12 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
     private static final Logger LOG = LoggerFactory.getLogger(IngressProcessor.class);
 
     private final FrameAdmission admission;
+    private final int dlqMaxRecordBytes;
 
-    IngressProcessor(FrameAdmission admission) {
+    /** @param dlqMaxRecordBytes the bound of a dead letter ({@link DeadLetters#letter}) */
+    IngressProcessor(FrameAdmission admission, int dlqMaxRecordBytes) {
         this.admission = admission;
+        this.dlqMaxRecordBytes = dlqMaxRecordBytes;
     }
 
     @Override
@@ -52,8 +55,10 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
         int partition = meta == null ? -1 : meta.partition();
         long offset = meta == null ? -1 : meta.offset();
         LOG.debug("rejecting frame {}-{}@{}: {}", topic, partition, offset, code);
-        context().forward(new Record<String, Admission>(key, new Admission.Rejected(record.key(), record.value()),
-                record.timestamp(), DeadLetters.headers(record.headers(), code, message, topic, partition, offset)));
+        DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(), code, message, topic,
+                partition, offset, dlqMaxRecordBytes);
+        context().forward(new Record<String, Admission>(key, new Admission.Rejected(letter.key(), letter.value()),
+                record.timestamp(), letter.headers()));
     }
 
     /** The key as text; malformed UTF-8 is an error, not a replacement character. */

@@ -1,5 +1,7 @@
 package io.recourse.streams;
 
+import io.recourse.ingress.DlqReason;
+import io.recourse.ingress.InputBounds;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,6 +52,7 @@ public final class InteractiveJson {
     public static SessionControl control(byte[] json) {
         SessionControl c = bind(json, SessionControl.class, INVALID_SESSION_CONTROL);
         requireText(c.sessionId(), "session_id", INVALID_SESSION_CONTROL);
+        requireId(c.sessionId(), "session_id");
         return c;
     }
 
@@ -62,6 +65,11 @@ public final class InteractiveJson {
         KanbanDispatchAck a = bind(json, KanbanDispatchAck.class, INVALID_DISPATCH_ACK);
         requireText(a.sessionId(), "session_id", INVALID_DISPATCH_ACK);
         requireText(a.commandId(), "command_id", INVALID_DISPATCH_ACK);
+        requireId(a.sessionId(), "session_id");
+        requireId(a.commandId(), "command_id");
+        if (a.reason() != null && !InputBounds.isName(a.reason())) {
+            throw new InputRejection(DlqReason.INVALID_FIELD.wire(), "field reason " + InputBounds.NAME_RULE);
+        }
         return a;
     }
 
@@ -73,6 +81,9 @@ public final class InteractiveJson {
         try {
             tree = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
+            if (InputBounds.isTooDeep(e)) {
+                throw new InputRejection(INVALID_JSON, InputBounds.tooDeep("value"));
+            }
             throw new InputRejection(INVALID_JSON, "not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new InputRejection(INVALID_JSON, "not JSON: " + e.getMessage());
@@ -94,6 +105,13 @@ public final class InteractiveJson {
     private static void requireText(String value, String field, String code) {
         if (value == null || value.isBlank()) {
             throw new InputRejection(code, field + " is missing or blank");
+        }
+    }
+
+    /** The id bounds of {@link InputBounds}: reason {@code invalid_field}, the field named, never the value. */
+    private static void requireId(String value, String field) {
+        if (!InputBounds.isId(field, value)) {
+            throw new InputRejection(DlqReason.INVALID_FIELD.wire(), InputBounds.invalidId(field));
         }
     }
 

@@ -226,7 +226,8 @@ public final class InteractiveTopology {
             String admittedName, JsonInputProcessorSpec<D, A> spec) {
         Map<String, KStream<String, InteractiveAdmission<A>>> branches = builder
                 .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(sourceName))
-                .process(() -> new JsonInputProcessor<>(spec.parse(), spec.sessionId(), spec.toAvro()), Named.as(parserName))
+                .process(() -> new JsonInputProcessor<>(spec.parse(), spec.sessionId(), spec.toAvro(),
+                        DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parserName))
                 .split(Named.as(splitName))
                 .branch((key, value) -> value instanceof InteractiveAdmission.Rejected, Branched.as(REJECTED_BRANCH))
                 .defaultBranch(Branched.as(ADMITTED_BRANCH));

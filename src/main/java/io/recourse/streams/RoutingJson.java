@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.recourse.WireName;
 import io.recourse.ingress.DlqReason;
+import io.recourse.ingress.InputBounds;
 import io.recourse.routing.AckStatus;
 import io.recourse.routing.OfficeDispatchAck;
 import io.recourse.routing.RunControl;
@@ -48,7 +49,7 @@ public final class RoutingJson {
         boolean request = type == null ? n.hasNonNull("dynamic_profile_id") : switch (type) {
             case "run_request" -> true;
             case "run_finished" -> false;
-            default -> throw new Rejection(DlqReason.INVALID_FIELD.wire(), "type: unknown value '" + type + "'");
+            default -> throw new Rejection(DlqReason.INVALID_FIELD.wire(), "type: unknown value");
         };
         if (request) {
             return new RunRequest(text(n, "request_id"), text(n, "run_id"), text(n, "workspace_id"),
@@ -89,6 +90,9 @@ public final class RoutingJson {
         try {
             tree = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
+            if (InputBounds.isTooDeep(e)) {
+                throw new Rejection(DlqReason.INVALID_JSON.wire(), InputBounds.tooDeep("value"));
+            }
             throw new Rejection(DlqReason.INVALID_JSON.wire(), "not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new Rejection(DlqReason.INVALID_JSON.wire(), "not JSON: " + e.getMessage());
@@ -107,6 +111,11 @@ public final class RoutingJson {
         return v;
     }
 
+    /**
+     * A string field, bounded as {@link InputBounds} says: ids by the id rule, {@code type},
+     * {@code action}, {@code status} and {@code reason} by the name rule (their wire names are
+     * checked after). The message names the field, never the value.
+     */
     private static String optionalText(JsonNode n, String field) {
         JsonNode v = n.get(field);
         if (v == null || v.isNull()) {
@@ -115,8 +124,17 @@ public final class RoutingJson {
         if (!v.isTextual()) {
             throw new Rejection(DlqReason.INVALID_FIELD.wire(), field + " must be a string");
         }
-        return v.asText();
+        String s = v.asText();
+        boolean name = NAMES.contains(field);
+        if (!s.isBlank() && !(name ? InputBounds.isName(s) : InputBounds.isId(field, s))) {
+            throw new Rejection(DlqReason.INVALID_FIELD.wire(),
+                    name ? "field " + field + " " + InputBounds.NAME_RULE : InputBounds.invalidId(field));
+        }
+        return s;
     }
+
+    /** String fields of a closed vocabulary or short code rather than an id. */
+    private static final java.util.Set<String> NAMES = java.util.Set.of("type", "action", "status", "reason");
 
     private static int integer(JsonNode n, String field) {
         JsonNode v = n.get(field);

@@ -241,7 +241,8 @@ public final class RoutingTopology {
         Map<String, KStream<String, RoutingAdmission<RouteConfigValue>>> branches = builder
                 .stream(topics.routeConfig().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName(ROUTE_CONFIG_SOURCE))
-                .process(() -> new RoutingInputProcessor<RouteConfigValue>(RoutingTopology::validateRouteConfig),
+                .process(() -> new RoutingInputProcessor<RouteConfigValue>(RoutingTopology::validateRouteConfig,
+                        DeadLetters.maxRecordBytes(topics.dlq())),
                         Named.as(ROUTE_CONFIG_VALIDATE))
                 .split(Named.as(ROUTE_CONFIG_SPLIT))
                 .branch((k, v) -> v instanceof RoutingAdmission.Rejected, Branched.as(REJECTED_BRANCH))
@@ -280,7 +281,7 @@ public final class RoutingTopology {
                 .process(() -> new RoutingInputProcessor<OfficeInputValue>(record -> {
                     Object in = parse.apply(record.value());
                     return new RoutingInputProcessor.Parsed<>(workspaceOf(in), RoutingAvro.toAvroInput(in));
-                }), Named.as(parseName))
+                }, DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parseName))
                 .split(Named.as(splitName))
                 .branch((k, v) -> v instanceof RoutingAdmission.Rejected, Branched.as(REJECTED_BRANCH))
                 .defaultBranch(Branched.as(ADMITTED_BRANCH));

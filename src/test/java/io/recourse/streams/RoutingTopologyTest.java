@@ -297,7 +297,7 @@ class RoutingTopologyTest {
         @Test
         void aRunRequestWithoutWorkspaceGoesToTheDlqAsMissingField() {
             try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
-                driver.rawRequest(null, "{\"request_id\":\"q\",\"run_id\":\"r\",\"dynamic_profile_id\":\"p\","
+                driver.rawRequest("w-1", "{\"request_id\":\"q\",\"run_id\":\"r\",\"dynamic_profile_id\":\"p\","
                         + "\"occurred_at\":\"2026-11-30T09:00:00Z\"}");
 
                 var dead = driver.dlq.readRecord();
