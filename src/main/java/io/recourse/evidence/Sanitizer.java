@@ -298,6 +298,32 @@ public final class Sanitizer {
         return sanitize(text, true);
     }
 
+    /**
+     * Sanitizes a short free-text field (a dispatcher's {@code reason_detail}, an id shown in a
+     * label; DESIGN §9): {@link #sanitize(String)}, then cut to {@code maxChars} characters (on a
+     * code point boundary, ending with {@value #TRUNCATED} when cut).
+     *
+     * @param maxChars the largest result, in chars, at least {@code TRUNCATED.length() + 1}
+     * @return the sanitized text, or {@code null} for {@code null} or blank text
+     */
+    public static String sanitizeShort(String text, int maxChars) {
+        if (maxChars <= TRUNCATED.length()) {
+            throw new IllegalArgumentException("maxChars must exceed " + TRUNCATED.length() + ": " + maxChars);
+        }
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        String clean = sanitize(text);
+        if (clean.length() <= maxChars) {
+            return clean;
+        }
+        int end = maxChars - TRUNCATED.length();
+        if (Character.isHighSurrogate(clean.charAt(end - 1))) {
+            end--;
+        }
+        return clean.substring(0, end) + TRUNCATED;
+    }
+
     /** {@link #sanitize(String)}, with the rules' prefilters ({@code true}) or without (tests compare the two). */
     static String sanitize(String text, boolean prefilter) {
         if (text == null) {

@@ -2,6 +2,7 @@ package io.recourse.streams;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -49,7 +50,9 @@ final class JsonInputProcessor<D, A> extends ContextualProcessor<byte[], byte[],
             reject(record, KEY_MISMATCH, "record key is not the body's session_id '" + session + "'");
             return;
         }
-        context().forward(record.withKey(session).withValue(new InteractiveAdmission.Admitted<>(toAvro.apply(value))));
+        // Input headers never travel on (DESIGN §9): they may carry credentials (an authorization header).
+        context().forward(record.withKey(session).withValue(new InteractiveAdmission.Admitted<>(toAvro.apply(value)))
+                .withHeaders(new RecordHeaders()));
     }
 
     private void reject(Record<byte[], byte[]> record, String code, String message) {
