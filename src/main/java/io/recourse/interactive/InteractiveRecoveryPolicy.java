@@ -1,5 +1,6 @@
 package io.recourse.interactive;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Code;
 import io.recourse.evidence.SessionEvent;
@@ -313,7 +314,7 @@ public final class InteractiveRecoveryPolicy {
             if (d.status != RecoveryStatus.DISPATCHING) {
                 return Decision.unchanged(state); // confirmed by its TurnStarted already, or no longer pending
             }
-            d.terminal(RecoveryStatus.MANUAL, "superseded".equals(ack.reason())
+            d.terminal(RecoveryStatus.MANUAL, ack.reason() == DispatchAckReason.SUPERSEDED
                     ? RecoveryReason.SUPERSEDED : RecoveryReason.DISPATCH_FAILED);
         }
         d.lastEventAt = now;

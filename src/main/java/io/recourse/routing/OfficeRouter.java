@@ -1,5 +1,6 @@
 package io.recourse.routing;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Code;
 import io.recourse.classification.ErrorClass;
@@ -200,7 +201,7 @@ public final class OfficeRouter {
         } else {
             RouteConfig cfg = configs.apply(run.dynamicProfileId());
             attemptEnded(x, b, cfg, AttemptOutcome.FAILED_OTHER, null, null);
-            decline(x, b, a.reason() == null ? "dispatch_failed" : a.reason(), null, null);
+            decline(x, b, (a.reason() == null ? DispatchAckReason.DISPATCH_FAILED : a.reason()).wire(), null, null);
         }
         return x.finish();
     }

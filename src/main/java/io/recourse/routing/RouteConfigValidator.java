@@ -1,5 +1,6 @@
 package io.recourse.routing;
 
+import io.recourse.evidence.Sanitizer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.Set;
 /**
  * The one validator of route configuration documents (DESIGN §7.1). Rules: {@code version} 1;
  * at least one candidate with non-blank, unique {@code execution_profile_id} and non-blank
- * {@code provider_id} / {@code model_id}; per class policy: {@code max_retries} 1..10 and
+ * {@code provider_id} / {@code model_id} that the sanitizer leaves unchanged (DESIGN §9); per class policy: {@code max_retries} 1..10 and
  * {@code initial_interval_seconds} 1..3600 when retry is enabled, {@code max_wait_seconds}
  * 1..604800 when waiting is enabled, disabled sections carry zeros, {@code on_exhausted} present.
  * (The computed delay's 24 h cap is applied by the evaluator, not rejected here.)
@@ -62,6 +63,8 @@ public final class RouteConfigValidator {
             if (blank(c.modelId())) {
                 errors.add(new RouteConfigError(at + ".model_id", "must not be blank"));
             }
+            clean(at + ".provider_id", c.providerId(), errors);
+            clean(at + ".model_id", c.modelId(), errors);
             if (c.policies() == null) {
                 errors.add(new RouteConfigError(at + ".policies", "must be present"));
                 continue;
@@ -109,6 +112,17 @@ public final class RouteConfigValidator {
     private static void zero(String at, long v, List<RouteConfigError> errors) {
         if (v != 0) {
             errors.add(new RouteConfigError(at, "must be 0 when disabled, was " + v));
+        }
+    }
+
+    /**
+     * A provider or model id travels into RouteCommands, RunState, RouteAttempts and
+     * ProviderHealth keys: one the sanitizer would change (it holds a credential, a URL, an
+     * e-mail address, …; DESIGN §9) is rejected rather than published.
+     */
+    private static void clean(String at, String id, List<RouteConfigError> errors) {
+        if (!blank(id) && !Sanitizer.sanitize(id).equals(id)) {
+            errors.add(new RouteConfigError(at, "holds text the sanitizer redacts (DESIGN §9)"));
         }
     }
 

@@ -125,6 +125,17 @@ public final class RecourseConfig {
     public static final String METRICS_PORT = "recourse.metrics.port";
     /** Address the metrics endpoint binds to; default {@code 127.0.0.1} (loopback), {@code 0.0.0.0} for all interfaces. */
     public static final String METRICS_HOST = "recourse.metrics.host";
+    /**
+     * Agent types kept as {@code agent_type} metric label values beyond the built-in list
+     * ({@code RecourseMeters.KNOWN_AGENT_TYPES}): comma-separated names {@code [a-z0-9][a-z0-9._-]*}
+     * of at most 64 characters, at most 64 of them; default none. Any other agent type reads {@code other}.
+     */
+    public static final String METRICS_AGENT_TYPES = "recourse.metrics.agent-types";
+    /** Providers kept as {@code provider} metric label values beyond the built-in list; as {@link #METRICS_AGENT_TYPES}. */
+    public static final String METRICS_PROVIDERS = "recourse.metrics.providers";
+
+    private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    private static final int MAX_LABEL_VALUES = 64;
 
     private static final Map<String, String> DEFAULTS;
     private static final Map<String, String> TOPIC_DEFAULTS;
@@ -174,6 +185,8 @@ public final class RecourseConfig {
         d.put(EMBEDDED_CONTROLLER_PORT, "0");
         d.put(METRICS_PORT, "9464");
         d.put(METRICS_HOST, "127.0.0.1");
+        d.put(METRICS_AGENT_TYPES, "");
+        d.put(METRICS_PROVIDERS, "");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -394,6 +407,29 @@ public final class RecourseConfig {
     }
 
     /** The address the metrics endpoint binds to. */
+    /** {@link #METRICS_AGENT_TYPES}, in the order given. */
+    public java.util.Set<String> metricsAgentTypes() {
+        return labelValues(METRICS_AGENT_TYPES);
+    }
+
+    /** {@link #METRICS_PROVIDERS}, in the order given. */
+    public java.util.Set<String> metricsProviders() {
+        return labelValues(METRICS_PROVIDERS);
+    }
+
+    private java.util.Set<String> labelValues(String key) {
+        String v = values.get(key);
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        if (v != null) {
+            for (String part : v.split(",", -1)) {
+                if (!part.isBlank()) {
+                    out.add(part.strip());
+                }
+            }
+        }
+        return java.util.Collections.unmodifiableSet(out);
+    }
+
     public String metricsHost() {
         return values.get(METRICS_HOST);
     }
@@ -485,6 +521,18 @@ public final class RecourseConfig {
         range(METRICS_PORT, -1, 65_535);
         if (values.get(METRICS_HOST).isBlank()) {
             throw new ConfigurationException(METRICS_HOST, values.get(METRICS_HOST), "must not be blank");
+        }
+        for (String key : List.of(METRICS_AGENT_TYPES, METRICS_PROVIDERS)) {
+            java.util.Set<String> labels = labelValues(key);
+            if (labels.size() > MAX_LABEL_VALUES) {
+                throw new ConfigurationException(key, values.get(key), "at most " + MAX_LABEL_VALUES + " names");
+            }
+            for (String label : labels) {
+                if (!LABEL_VALUE.matcher(label).matches()) {
+                    throw new ConfigurationException(key, values.get(key),
+                            "'" + label + "' is not a label name ([a-z0-9][a-z0-9._-]*, at most 64 characters)");
+                }
+            }
         }
         if (longValue(EVIDENCE_IDLE_MS) >= longValue(EVIDENCE_RETENTION_MS)) {
             throw new ConfigurationException(EVIDENCE_IDLE_MS, values.get(EVIDENCE_IDLE_MS),

@@ -121,7 +121,7 @@ public final class RecourseRunner implements AutoCloseable {
                 StartupChecks.run(admin, topics,
                         StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
             }
-            metrics = new RecourseMetrics();
+            metrics = new RecourseMetrics(config);
             // topologies built with the global registry (the demos' builders) show on the endpoint too
             Metrics.addRegistry(metrics.registry());
             Topology topology = topologyBuilder.apply(config, metrics.meters());

@@ -13,7 +13,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * The dead-letter contract of DESIGN §3: a rejected record goes to {@code recourse.dlq} with its
- * original key and value bytes, its original headers, and the error headers below (UTF-8 text).
+ * original key and value bytes and the error headers below (UTF-8 text). The original record's
+ * headers are not forwarded (DESIGN §3, §9: they may carry credentials, and only the original
+ * bytes are kept as designed); {@value #SOURCE_HEADER_COUNT} says how many there were.
  * Codes are snake_case reasons: the ingress stage's {@code DlqReason} wire names
  * ({@code invalid_json}, {@code oversized}, {@code key_mismatch}, …) and the handlers'
  * {@code deserialization_failed}, {@code processing_failed} and {@code production_failed}.
@@ -35,6 +37,8 @@ public final class DeadLetters {
     public static final String SOURCE_TOPIC = "recourse.source.topic";
     public static final String SOURCE_PARTITION = "recourse.source.partition";
     public static final String SOURCE_OFFSET = "recourse.source.offset";
+    /** How many headers the original record had (they are dropped, never forwarded). */
+    public static final String SOURCE_HEADER_COUNT = "recourse.source.header-count";
 
     /** Reason of a record an internal deserializer could not read. */
     public static final String DESERIALIZATION_FAILED = "deserialization_failed";
@@ -76,17 +80,27 @@ public final class DeadLetters {
     }
 
     /**
-     * A copy of {@code original} (may be {@code null}) with the error headers set, replacing any
-     * earlier {@code recourse.error.*}/{@code recourse.source.*} headers.
+     * The DLQ headers of a record whose headers were {@code original} (may be {@code null}): the
+     * error and source headers only. The original headers are dropped (they may carry secrets);
+     * only their number is kept, unless {@code original} already is a set of DLQ headers (then
+     * its count is kept and its error headers replaced).
      *
      * @param partition the source partition, or -1 when unknown
      * @param offset    the source offset, or -1 when unknown
      */
     public static Headers headers(Headers original, String code, String message, String topic, int partition, long offset) {
-        Headers h = new RecordHeaders(original == null ? new org.apache.kafka.common.header.Header[0] : original.toArray());
-        for (String name : new String[] {ERROR_CODE, ERROR_MESSAGE, SOURCE_TOPIC, SOURCE_PARTITION, SOURCE_OFFSET}) {
-            h.remove(name);
+        Headers h = new RecordHeaders();
+        String count = original == null ? null : header(original, SOURCE_HEADER_COUNT);
+        if (count == null) {
+            int n = 0;
+            if (original != null) {
+                for (var ignored : original) {
+                    n++;
+                }
+            }
+            count = String.valueOf(n);
         }
+        h.add(SOURCE_HEADER_COUNT, utf8(count));
         h.add(ERROR_CODE, utf8(code));
         h.add(ERROR_MESSAGE, utf8(bounded(message)));
         h.add(SOURCE_TOPIC, utf8(topic == null ? "" : topic));

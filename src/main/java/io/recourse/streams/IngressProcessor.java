@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -43,7 +44,9 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
             return;
         }
         try {
-            context().forward(record.withKey(key).withValue(new Admission.Admitted(admission.admit(key, value))));
+            // Input headers never travel on (DESIGN §9): they may carry credentials.
+            context().forward(record.withKey(key).withValue(new Admission.Admitted(admission.admit(key, value)))
+                    .withHeaders(new RecordHeaders()));
         } catch (FrameRejection e) {
             reject(record, key, e.code(), e.getMessage());
         }

@@ -4,6 +4,7 @@ import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.InputBounds;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -61,7 +62,9 @@ final class JsonInputProcessor<D, A> extends ContextualProcessor<byte[], byte[],
             reject(record, KEY_MISMATCH, "record key is not the body's session_id");
             return;
         }
-        context().forward(record.withKey(session).withValue(new InteractiveAdmission.Admitted<>(toAvro.apply(value))));
+        // Input headers never travel on (DESIGN §9): they may carry credentials (an authorization header).
+        context().forward(record.withKey(session).withValue(new InteractiveAdmission.Admitted<>(toAvro.apply(value)))
+                .withHeaders(new RecordHeaders()));
     }
 
     private void reject(Record<byte[], byte[]> record, String code, String message) {

@@ -4,6 +4,7 @@ import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.InputBounds;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -59,7 +60,9 @@ final class RoutingInputProcessor<V> extends ContextualProcessor<byte[], byte[],
             reject(record, DlqReason.KEY_MISMATCH.wire(), "record key is not the body's id");
             return;
         }
-        context().forward(record.withKey(parsed.key()).withValue(new RoutingAdmission.Admitted<>(parsed.value())));
+        // Input headers never travel on (DESIGN §9): they may carry credentials (an authorization header).
+        context().forward(record.withKey(parsed.key()).withValue(new RoutingAdmission.Admitted<>(parsed.value()))
+                .withHeaders(new RecordHeaders()));
     }
 
     private void reject(Record<byte[], byte[]> record, String code, String message) {
@@ -67,7 +70,7 @@ final class RoutingInputProcessor<V> extends ContextualProcessor<byte[], byte[],
         String topic = meta == null ? null : meta.topic();
         int partition = meta == null ? -1 : meta.partition();
         long offset = meta == null ? -1 : meta.offset();
-        LOG.debug("dead-lettering {}-{}@{}: {} {}", topic, partition, offset, code, message);
+        LOG.debug("dead-lettering {}-{}@{}: {}", topic, partition, offset, code);
         DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(), code, message, topic,
                 partition, offset, dlqMaxRecordBytes);
         context().forward(new Record<String, RoutingAdmission<V>>(null,

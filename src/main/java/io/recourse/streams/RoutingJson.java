@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.recourse.WireName;
+import io.recourse.DispatchAckReason;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.InputBounds;
 import io.recourse.routing.AckStatus;
@@ -77,7 +78,8 @@ public final class RoutingJson {
     public static OfficeDispatchAck dispatchAck(byte[] json) {
         JsonNode n = object(json);
         Integer generation = n.hasNonNull("prompt_generation") ? integer(n, "prompt_generation") : null;
-        return new OfficeDispatchAck(text(n, "command_id"), wire(AckStatus.class, n, "status"), optionalText(n, "reason"),
+        return new OfficeDispatchAck(text(n, "command_id"), wire(AckStatus.class, n, "status"),
+                DispatchAckReason.fromInput(optionalText(n, "reason")), optionalText(n, "reason_detail"),
                 text(n, "run_id"), text(n, "workspace_id"), optionalText(n, "session_id"), generation,
                 instant(n, "occurred_at"));
     }

@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.DispatchAckReason;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -46,7 +47,7 @@ class InteractiveJsonTest {
         KanbanDispatchAck a = InteractiveJson.ack(bytes("{\"command_id\":\"c1\",\"status\":\"failed\",\"reason\":\"superseded\","
                 + "\"session_id\":\"s1\",\"prompt_generation\":5,\"occurred_at\":\"2026-11-30T08:00:00Z\"}"));
 
-        assertThat(a).isEqualTo(new KanbanDispatchAck("c1", AckStatus.FAILED, "superseded", "s1", 5,
+        assertThat(a).isEqualTo(new KanbanDispatchAck("c1", AckStatus.FAILED, DispatchAckReason.SUPERSEDED, "s1", 5,
                 Instant.parse("2026-11-30T08:00:00Z")));
     }
 
