@@ -503,7 +503,7 @@ class InteractiveTopologyTest {
 
     @Test
     void a_control_keyed_by_another_session_goes_to_the_dlq() {
-        controls.pipeInput(bytes("other"), bytes("{\"action\":\"cancel_retry\",\"session_id\":\"" + S + "\"}"));
+        controls.pipeInput(bytes("other"), bytes("{\"action\":\"cancel_retry\",\"session_id\":\"" + S + "\",\"occurred_at\":\"2026-11-30T08:00:00Z\"}"));
 
         assertThat(DeadLetters.header(dlq.readRecord().headers(), DeadLetters.ERROR_CODE))
                 .isEqualTo(JsonInputProcessor.KEY_MISMATCH);
