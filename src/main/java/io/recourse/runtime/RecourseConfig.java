@@ -96,6 +96,12 @@ public final class RecourseConfig {
      * ({@code allow}) or is dead-lettered, the last valid document staying in force
      * ({@code reject}, the default; DESIGN §7.1).
      */
+    /**
+     * For this long after an interactive task reaches RUNNING, due retry timers wait, so the
+     * session events restored or buffered meanwhile (a newer prompt) are applied before a retry can
+     * fire; default 2 s (DESIGN §6.3, §8).
+     */
+    public static final String INTERACTIVE_START_SETTLE_MS = "recourse.interactive.start.settle.ms";
     public static final String ROUTE_CONFIG_TOMBSTONES = "recourse.route-config.tombstones";
     /**
      * The stable name of this instance, from which {@code group.instance.id} (Kafka static
@@ -169,6 +175,7 @@ public final class RecourseConfig {
         d.put(DISPATCH_TIMEOUT_MS, String.valueOf(Duration.ofSeconds(30).toMillis()));
         d.put(OUTCOME_TIMEOUT_MS, String.valueOf(Duration.ofMinutes(30).toMillis()));
         d.put(ROUTE_CONFIG_TOMBSTONES, "reject");
+        d.put(INTERACTIVE_START_SETTLE_MS, "2000");
         d.put(EVIDENCE_MAX_SIGNALS, "32");
         d.put(EVIDENCE_MAX_SIGNAL_BYTES, String.valueOf(4 * 1024));
         d.put(EVIDENCE_MAX_TURN_BYTES, String.valueOf(16 * 1024));
@@ -357,6 +364,11 @@ public final class RecourseConfig {
         return Duration.ofMillis(longValue(OUTCOME_TIMEOUT_MS));
     }
 
+    /** {@link #INTERACTIVE_START_SETTLE_MS}. */
+    public Duration interactiveStartSettle() {
+        return Duration.ofMillis(longValue(INTERACTIVE_START_SETTLE_MS));
+    }
+
     /** {@link #ROUTE_CONFIG_TOMBSTONES}: true when a null value deletes the profile's document. */
     public boolean routeConfigTombstonesAllowed() {
         return values.get(ROUTE_CONFIG_TOMBSTONES).equals("allow");
@@ -470,6 +482,7 @@ public final class RecourseConfig {
         range(EVIDENCE_RETENTION_MS, 1, Long.MAX_VALUE);
         range(DISPATCH_TIMEOUT_MS, 1, Long.MAX_VALUE);
         range(OUTCOME_TIMEOUT_MS, 1, Long.MAX_VALUE);
+        range(INTERACTIVE_START_SETTLE_MS, 0, Duration.ofHours(1).toMillis());
         String tombstones = values.get(ROUTE_CONFIG_TOMBSTONES);
         if (!tombstones.equals("allow") && !tombstones.equals("reject")) {
             throw new ConfigurationException(ROUTE_CONFIG_TOMBSTONES, tombstones, "expected allow or reject");
