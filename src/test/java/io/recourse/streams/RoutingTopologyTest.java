@@ -131,6 +131,20 @@ class RoutingTopologyTest {
         }
 
         @Test
+        void theWaiterOfADeclinedCooldownOwnerIsReleasedAtOnce() {
+            RoutingSimulator sim = replayed(s -> {
+                s.request("r1", RoutingDemoScenario.PROFILE);
+                s.request("r2", RoutingDemoScenario.PROFILE);
+                s.fail("r1", Code.MODEL_CAPACITY);
+                s.fail("r2", Code.MODEL_CAPACITY);
+                s.silence("r1");
+                s.advanceTo(s.run("r1").retryAt());
+                s.ackFailed("r1", "dispatch_failed");
+            }, RoutingDemoScenario.config());
+            assertThat(sim.run("r2").status()).isNotEqualTo(io.recourse.routing.RunStatus.WAITING_FOR_COOLDOWN);
+        }
+
+        @Test
         void aShortRetryThatSucceedsWritesTheSameRecordsAsTheSimulator() {
             replayed(s -> {
                 s.request("r1", RoutingDemoScenario.PROFILE);
