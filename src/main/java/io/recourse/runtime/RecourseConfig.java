@@ -364,6 +364,23 @@ public final class RecourseConfig {
         return Duration.ofMillis(longValue(OUTCOME_TIMEOUT_MS));
     }
 
+    /**
+     * {@link #INSTANCE_NAME}: as configured (characters outside {@code [A-Za-z0-9._-]} become
+     * {@code _}), else the host name; empty when configured empty (dynamic membership).
+     */
+    public String instanceName() {
+        String v = values.get(INSTANCE_NAME);
+        if (v == null) {
+            try {
+                v = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException e) {
+                v = "";
+            }
+        }
+        String name = v.replaceAll("[^A-Za-z0-9._-]", "_");
+        return name.length() > 200 ? name.substring(0, 200) : name;
+    }
+
     /** {@link #INTERACTIVE_START_SETTLE_MS}. */
     public Duration interactiveStartSettle() {
         return Duration.ofMillis(longValue(INTERACTIVE_START_SETTLE_MS));
