@@ -86,6 +86,28 @@ public final class RecourseConfig {
     public static final String EVIDENCE_IDLE_MS = "recourse.evidence.idle.ms";
     public static final String EVIDENCE_RETENTION_MS = "recourse.evidence.retention.ms";
     public static final String DISPATCH_TIMEOUT_MS = "recourse.dispatch.timeout.ms";
+    /**
+     * How long a Kanban chain waits in {@code awaiting_outcome} for the retried turn's outcome
+     * before it becomes {@code manual} ({@code outcome_timeout}); default 30 min (DESIGN §6.3).
+     */
+    public static final String OUTCOME_TIMEOUT_MS = "recourse.outcome.timeout.ms";
+    /**
+     * Whether a null-value record on {@code recourse.route-config} deletes the profile's document
+     * ({@code allow}) or is dead-lettered, the last valid document staying in force
+     * ({@code reject}, the default; DESIGN §7.1).
+     */
+    /**
+     * For this long after an interactive task reaches RUNNING, due retry timers wait, so the
+     * session events restored or buffered meanwhile (a newer prompt) are applied before a retry can
+     * fire; default 2 s (DESIGN §6.3, §8).
+     */
+    public static final String INTERACTIVE_START_SETTLE_MS = "recourse.interactive.start.settle.ms";
+    public static final String ROUTE_CONFIG_TOMBSTONES = "recourse.route-config.tombstones";
+    /**
+     * The stable name of this instance, from which {@code group.instance.id} (Kafka static
+     * membership) is derived; default the host name. Empty = dynamic membership (DESIGN §8).
+     */
+    public static final String INSTANCE_NAME = "recourse.instance.name";
 
     // --- bounds (DESIGN §§3, 4) ---
     public static final String EVIDENCE_MAX_SIGNALS = "recourse.evidence.max.signals";
@@ -174,6 +196,9 @@ public final class RecourseConfig {
         d.put(EVIDENCE_IDLE_MS, String.valueOf(Duration.ofHours(2).toMillis()));
         d.put(EVIDENCE_RETENTION_MS, String.valueOf(Duration.ofHours(6).toMillis()));
         d.put(DISPATCH_TIMEOUT_MS, String.valueOf(Duration.ofSeconds(30).toMillis()));
+        d.put(OUTCOME_TIMEOUT_MS, String.valueOf(Duration.ofMinutes(30).toMillis()));
+        d.put(ROUTE_CONFIG_TOMBSTONES, "reject");
+        d.put(INTERACTIVE_START_SETTLE_MS, "2000");
         d.put(EVIDENCE_MAX_SIGNALS, "32");
         d.put(EVIDENCE_MAX_SIGNAL_BYTES, String.valueOf(4 * 1024));
         d.put(EVIDENCE_MAX_TURN_BYTES, String.valueOf(16 * 1024));
@@ -361,6 +386,38 @@ public final class RecourseConfig {
         return Duration.ofMillis(longValue(DISPATCH_TIMEOUT_MS));
     }
 
+    /** {@link #OUTCOME_TIMEOUT_MS}. */
+    public Duration outcomeTimeout() {
+        return Duration.ofMillis(longValue(OUTCOME_TIMEOUT_MS));
+    }
+
+    /**
+     * {@link #INSTANCE_NAME}: as configured (characters outside {@code [A-Za-z0-9._-]} become
+     * {@code _}), else the host name; empty when configured empty (dynamic membership).
+     */
+    public String instanceName() {
+        String v = values.get(INSTANCE_NAME);
+        if (v == null) {
+            try {
+                v = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException e) {
+                v = "";
+            }
+        }
+        String name = v.replaceAll("[^A-Za-z0-9._-]", "_");
+        return name.length() > 200 ? name.substring(0, 200) : name;
+    }
+
+    /** {@link #INTERACTIVE_START_SETTLE_MS}. */
+    public Duration interactiveStartSettle() {
+        return Duration.ofMillis(longValue(INTERACTIVE_START_SETTLE_MS));
+    }
+
+    /** {@link #ROUTE_CONFIG_TOMBSTONES}: true when a null value deletes the profile's document. */
+    public boolean routeConfigTombstonesAllowed() {
+        return values.get(ROUTE_CONFIG_TOMBSTONES).equals("allow");
+    }
+
     public int evidenceMaxSignals() {
         return intValue(EVIDENCE_MAX_SIGNALS);
     }
@@ -501,6 +558,12 @@ public final class RecourseConfig {
         range(EVIDENCE_IDLE_MS, 1, Long.MAX_VALUE);
         range(EVIDENCE_RETENTION_MS, 1, Long.MAX_VALUE);
         range(DISPATCH_TIMEOUT_MS, 1, Long.MAX_VALUE);
+        range(OUTCOME_TIMEOUT_MS, 1, Long.MAX_VALUE);
+        range(INTERACTIVE_START_SETTLE_MS, 0, Duration.ofHours(1).toMillis());
+        String tombstones = values.get(ROUTE_CONFIG_TOMBSTONES);
+        if (!tombstones.equals("allow") && !tombstones.equals("reject")) {
+            throw new ConfigurationException(ROUTE_CONFIG_TOMBSTONES, tombstones, "expected allow or reject");
+        }
         range(EVIDENCE_MAX_SIGNALS, 1, 10_000);
         range(EVIDENCE_MAX_SIGNAL_BYTES, 1, 1 << 20);
         range(EVIDENCE_MAX_TURN_BYTES, 1, 1 << 24);

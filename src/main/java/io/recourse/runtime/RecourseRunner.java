@@ -223,6 +223,13 @@ public final class RecourseRunner implements AutoCloseable {
         // input partition's fetched lag before each record (PartitionGroup.readyToProcess), about 10 % of
         // the stream thread in the benchmark's profile (BENCHMARKS.md); -1 processes what is buffered.
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, String.valueOf(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
+        // Static membership (DESIGN §8): a restarted instance rejoins as the same member within the
+        // session timeout (Kafka's default 45 s, session.timeout.ms) and gets its tasks back without a
+        // rebalance. Kafka Streams appends each stream thread's index to group.instance.id.
+        String instance = config.instanceName();
+        if (!config.embedded() && !instance.isEmpty()) {
+            p.putIfAbsent("group.instance.id", config.applicationId() + "-" + instance);
+        }
         // read by the dead-letter handlers' configure()
         p.put(RecourseConfig.TOPIC_DLQ, config.topicName(RecourseConfig.TOPIC_DLQ));
         p.put(RecourseConfig.DLQ_MAX_RECORD_BYTES, String.valueOf(config.dlqMaxRecordBytes()));

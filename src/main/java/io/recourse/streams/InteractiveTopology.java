@@ -95,13 +95,13 @@ public final class InteractiveTopology {
     }
 
     /**
-     * The policy configuration for {@code config}: DESIGN defaults with {@code recourse.staleness.ms}
-     * and {@code recourse.dispatch.timeout.ms} applied.
+     * The policy configuration for {@code config}: DESIGN defaults with {@code recourse.staleness.ms},
+     * {@code recourse.dispatch.timeout.ms} and {@code recourse.outcome.timeout.ms} applied.
      */
     public static InteractiveConfig interactiveConfig(RecourseConfig config) {
         InteractiveConfig d = InteractiveConfig.defaults();
         return new InteractiveConfig(d.nominalDelays(), d.jitterRatio(), d.rateLimitHintMax(), config.staleness(),
-                config.dispatchTimeout(), d.sessionTtl());
+                config.dispatchTimeout(), d.sessionTtl(), config.outcomeTimeout());
     }
 
     /**
@@ -188,7 +188,8 @@ public final class InteractiveTopology {
         Map<String, KStream<String, InteractiveOutput>> outputs = events
                 .merge(controls, Named.as(MERGE_CONTROLS))
                 .merge(acks, Named.as(MERGE_ACKS))
-                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock, meters),
+                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock, meters,
+                        config.interactiveStartSettle()),
                         Named.as(INTERACTIVE_PROCESSOR), SESSIONS_STORE, TIMERS_STORE)
                 .split(Named.as(OUTPUT_SPLIT))
                 .branch((key, out) -> out instanceof InteractiveOutput.Command, Branched.as(COMMAND_BRANCH))

@@ -779,16 +779,17 @@ class InteractiveRecoveryPolicyTest {
         }
 
         @Test
-        void anArmedChainKeepsItsSessionStatePastTheTtl() {
+        void anAwaitingOutcomeChainEndsAtTheOutcomeTimeoutThenItsSessionStateExpires() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
-            retryDispatchedAs(2); // awaiting_outcome: no timer will end it, only the retry turn's events
+            retryDispatchedAs(2); // awaiting_outcome: the retried turn never produces a frame
             session.sleepUntil(session.now.plus(Duration.ofDays(8)));
 
             List<Decision> fired = session.advanceTo(session.now);
 
-            assertThat(fired).singleElement().satisfies(d -> assertThat(d.expired()).isFalse());
-            assertThat(session.status()).isEqualTo(RecoveryStatus.AWAITING_OUTCOME);
-            assertThat(session.hasTimer(TimerKind.SESSION_EXPIRY)).isTrue();
+            assertThat(fired).hasSize(2);
+            assertThat(fired.get(0).state().status()).isEqualTo(RecoveryStatus.MANUAL);
+            assertThat(fired.get(0).state().reason()).isEqualTo(RecoveryReason.OUTCOME_TIMEOUT);
+            assertThat(fired.get(1).expired()).isTrue();
         }
 
         @Test
