@@ -291,6 +291,8 @@ class SchemaConformanceTest {
                 Arguments.of(Input.FRAME, "frame with occurred_at on 31 April", frame.replace("06-01", "04-31"), false),
                 Arguments.of(Input.FRAME, "frame with an empty session_id", frame.replace("\"s-1\"", "\"\""), false),
                 Arguments.of(Input.FRAME, "frame with a string resume_guarantee", frame.replace("}}", "},\"resume_guarantee\":\"yes\"}"), false),
+                Arguments.of(Input.FRAME, "dynamic frame with a blank workspace_id",
+                        frame.replace("}}", "},\"profile_kind\":\"dynamic\",\"workspace_id\":\" \",\"run_id\":\"r\",\"execution_profile_id\":\"e\"}"), false),
                 Arguments.of(Input.FRAME, "dynamic frame without run_id",
                         frame.replace("}}", "},\"profile_kind\":\"dynamic\",\"workspace_id\":\"ws\",\"execution_profile_id\":\"e\"}"), false),
                 // session control (DESIGN §6.4)
@@ -321,7 +323,7 @@ class SchemaConformanceTest {
                 // route configuration (DESIGN §7.1)
                 Arguments.of(Input.ROUTE_CONFIG, "route config version 2", routeConfig.replace("\"version\": 1", "\"version\": 2"), false),
                 Arguments.of(Input.ROUTE_CONFIG, "route config without candidates",
-                        "{\"dynamic_profile_id\": \"dyn\", \"version\": 1, \"candidates\": []}", false),
+                        routeConfigWith(0), false),
                 Arguments.of(Input.ROUTE_CONFIG, "route config with an unknown field", routeConfig.replace("\"version\": 1", "\"version\": 1, \"priority\": 3"), false),
                 Arguments.of(Input.ROUTE_CONFIG, "route config with max_retries 11",
                         routeConfig.replace("\"max_retries\": 3", "\"max_retries\": 11"), false),
@@ -333,6 +335,9 @@ class SchemaConformanceTest {
                         routeConfig.replace("\"enabled\": false, \"max_retries\": 0", "\"enabled\": false, \"max_retries\": 2"), false),
                 Arguments.of(Input.ROUTE_CONFIG, "route config without on_exhausted",
                         routeConfig.replace(",\n          \"on_exhausted\": \"stop\"", ""), false),
+                Arguments.of(Input.ROUTE_CONFIG, "route config without fallback_enabled", routeConfig.replace("\"fallback_enabled\": true,", ""), false),
+                Arguments.of(Input.ROUTE_CONFIG, "route config with a retry section without enabled",
+                        routeConfig.replace("\"retry\": {\"enabled\": false, \"max_retries\": 0, \"initial_interval_seconds\": 0}", "\"retry\": {}"), false),
                 Arguments.of(Input.ROUTE_CONFIG, "route config with an unknown legacy action", legacy.replace("\"try_next\"}", "\"retry_later\"}"), false),
                 Arguments.of(Input.ROUTE_CONFIG, "route config with a legacy key of an outside code",
                         legacy.replace("\"quota_limited\": \"try_next\"", "\"task_error\": \"try_next\""), false),
@@ -353,8 +358,11 @@ class SchemaConformanceTest {
     }
 
     /**
-     * Bounds the schemas state ahead of the parsers: the parsers of this build accept these
-     * documents, so only the schema side is asserted (a writer that validates never hits them).
+     * Where the schemas are stricter than the parsers of this build: the bounds of ids, names,
+     * digests, JSON-RPC ids, generations and the candidate count the parsers are being given, the
+     * per-source payload shapes, and instants every parser reads alike (no leap second, offsets
+     * within ±18:00, seconds present). Only the schema side is asserted: a writer that validates
+     * never hits a parser's rejection, whichever parser reads the document.
      */
     static Stream<Arguments> schemaBounds() {
         String frame = """
@@ -363,11 +371,6 @@ class SchemaConformanceTest {
                 {"action":"cancel_retry","session_id":"s-1","occurred_at":"2026-06-01T12:00:00Z"}""";
         String runRequest = """
                 {"type":"run_request","request_id":"r-1","run_id":"run-1","workspace_id":"ws","dynamic_profile_id":"dyn","occurred_at":"2026-06-01T12:00:00Z"}""";
-        StringBuilder candidates = new StringBuilder();
-        for (int i = 0; i < 33; i++) {
-            candidates.append(i == 0 ? "" : ",").append("{\"execution_profile_id\":\"e").append(i)
-                    .append("\",\"provider_id\":\"openai\",\"model_id\":\"gpt-5\"}");
-        }
         return Stream.of(
                 Arguments.of(Input.FRAME, "frame with a 300-character session_id", frame.replace("\"s-1\"", "\"" + ID_300 + "\"")),
                 Arguments.of(Input.FRAME, "frame with a control character in session_id", frame.replace("\"s-1\"", "\"s\\u00011\"")),
@@ -378,14 +381,42 @@ class SchemaConformanceTest {
                 Arguments.of(Input.SESSION_CONTROL, "control with a negative expected_generation", control.replace("\"occurred_at\"", "\"expected_generation\":-1,\"occurred_at\"")),
                 Arguments.of(Input.SESSION_CONTROL, "control with a 300-character session_id", control.replace("\"s-1\"", "\"" + ID_300 + "\"")),
                 Arguments.of(Input.OFFICE_RUN_REQUEST, "run request with a 300-character run_id", runRequest.replace("\"run-1\"", "\"" + ID_300 + "\"")),
+                Arguments.of(Input.FRAME, "frame with a leap second", frame.replace("2026-06-01T12:00:00Z", "2016-12-31T23:59:60Z")),
+                Arguments.of(Input.FRAME, "frame with an offset of +19:00", frame.replace("12:00:00Z", "12:00:00+19:00")),
+                Arguments.of(Input.FRAME, "frame with occurred_at separated by a space", frame.replace("T12", " 12")),
+                Arguments.of(Input.FRAME, "stderr frame whose line is a number", frame.replace("{\"line\":\"x\"}", "{\"line\":5}")),
+                Arguments.of(Input.SESSION_CONTROL, "control with a numeric session_id", control.replace("\"s-1\"", "5")),
+                Arguments.of(Input.SESSION_CONTROL, "control with a string expected_generation",
+                        control.replace("\"occurred_at\"", "\"expected_generation\":\"1\",\"occurred_at\"")),
+                Arguments.of(Input.OFFICE_RUN_CONTROL, "run control with a negative expected_attempt", """
+                        {"run_id":"run-1","workspace_id":"ws","action":"retry_now","expected_attempt":-1,"occurred_at":"2026-06-01T12:00:00Z"}"""),
+                Arguments.of(Input.OFFICE_RUN_REQUEST, "run request with occurred_at without seconds", runRequest.replace("12:00:00Z", "12:00Z")),
+                Arguments.of(Input.ROUTE_CONFIG, "route config with a string boolean",
+                        read(EXAMPLES.resolve("route-config.json")).replaceFirst("\"enabled\": true", "\"enabled\": \"true\"")),
                 Arguments.of(Input.ROUTE_CONFIG, "route config with 33 candidates",
-                        "{\"dynamic_profile_id\":\"dyn\",\"version\":1,\"candidates\":[" + candidates + "]}"));
+                        routeConfigWith(33)));
     }
 
     @ParameterizedTest(name = "{1}")
     @MethodSource("schemaBounds")
     void the_schema_rejects_what_the_bounds_exclude(Input in, String what, String json) {
         assertThat(schemaErrors(in, json)).as(what).isNotEmpty();
+    }
+
+    @Test
+    void a_route_config_may_list_32_candidates() {
+        assertThat(schemaErrors(Input.ROUTE_CONFIG, routeConfigWith(32))).isEmpty();
+        assertThat(Input.ROUTE_CONFIG.parserRejection(routeConfigWith(32))).isNull();
+    }
+
+    /** A route configuration of {@code n} candidates with the default policies. */
+    private static String routeConfigWith(int n) {
+        StringBuilder candidates = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            candidates.append(i == 0 ? "" : ",").append("{\"execution_profile_id\":\"e").append(i)
+                    .append("\",\"provider_id\":\"openai\",\"model_id\":\"gpt-5\"}");
+        }
+        return "{\"dynamic_profile_id\":\"dyn\",\"version\":1,\"fallback_enabled\":true,\"candidates\":[" + candidates + "]}";
     }
 
     @Test
