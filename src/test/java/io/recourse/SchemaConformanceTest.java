@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * example document and demo input is valid against its schema and accepted by its parser, and a
  * set of invalid documents is rejected by both (schema-valid ⇔ parser-accepted).
  */
-class SchemaConformanceTest {
+public class SchemaConformanceTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path SCHEMAS = Path.of("schemas");
@@ -53,7 +53,7 @@ class SchemaConformanceTest {
     private static final String ID_300 = "s".repeat(300);
 
     /** The JSON inputs: their schema file and the parser that reads them (null when accepted, else why not). */
-    enum Input {
+    public enum Input {
         FRAME("agent-frame.schema.json"),
         SESSION_CONTROL("session-control.schema.json"),
         KANBAN_DISPATCH_ACK("kanban-dispatch-ack.schema.json"),
@@ -84,7 +84,7 @@ class SchemaConformanceTest {
         }
 
         /** Why the parser rejects {@code json}, or null when it accepts it. */
-        String parserRejection(String json) {
+        public String parserRejection(String json) {
             byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
             try {
                 switch (this) {
@@ -134,7 +134,8 @@ class SchemaConformanceTest {
         }
     }
 
-    static List<Error> schemaErrors(Input in, String json) {
+    /** The schema's errors for {@code json}; empty when it is valid. */
+    public static List<Error> schemaErrors(Input in, String json) {
         return SCHEMA.get(in).validate(json, InputFormat.JSON);
     }
 
@@ -433,7 +434,8 @@ class SchemaConformanceTest {
 
     // ------------------------------------------------------------------ helpers
 
-    private static void assertValidAndAccepted(Input in, String where, String json) {
+    /** Asserts that {@code json} is valid against {@code in}'s schema and accepted by its parser. */
+    public static void assertValidAndAccepted(Input in, String where, String json) {
         assertThat(schemaErrors(in, json)).as("%s against %s", where, in.schemaFile).isEmpty();
         assertThat(in.parserRejection(json)).as("%s: parser rejection", where).isNull();
     }
