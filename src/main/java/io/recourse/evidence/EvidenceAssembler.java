@@ -150,7 +150,7 @@ public final class EvidenceAssembler {
 
         JsonNode p = frame.payload();
         boolean promptFrame = false;
-        String promptDigest = frame.promptDigest();
+        String promptDigest = PromptDigest.isDigest(frame.promptDigest()) ? frame.promptDigest() : null;
         switch (frame.source()) {
             case ACP_REQUEST -> {
                 if ("session/prompt".equals(p.path("method").asText(null))) {
@@ -528,16 +528,17 @@ public final class EvidenceAssembler {
 
     static TurnContext contextOf(Frame f) {
         return new TurnContext(f.sessionId(), f.promptGeneration(), f.promptOrigin(), f.retryOfGeneration(), f.commandId(),
-                f.profileKind(), f.agentType(), f.agentProfileId(), f.executionProfileId(), label(f.providerId()),
+                f.profileKind(), label(f.agentType()), f.agentProfileId(), f.executionProfileId(), label(f.providerId()),
                 label(f.modelId()), f.runId(), f.workspaceId(), f.taskId(), f.resumeGuarantee());
     }
 
     /**
-     * A provider or model id as it may travel in every output (TurnContext, classifications,
-     * unclassified evidence): sanitized (DESIGN §9), so a credential a gateway put into it never
-     * leaves; ordinary ids ({@code anthropic}, {@code gpt-5.5}, {@code models/gemini-2.5-pro})
-     * are unchanged. Routing identities (session, workspace, run, profile ids) are keys and are
-     * kept as sent.
+     * An agent type, provider or model id as it may travel in every output (TurnContext,
+     * classifications, unclassified evidence, stores): sanitized (DESIGN §9), so a credential a
+     * gateway put into it never leaves, whatever the ingress validation let through; ordinary ids
+     * ({@code claude-acp}, {@code anthropic}, {@code gpt-5.5}, {@code models/gemini-2.5-pro}) are
+     * unchanged. Routing identities (session, workspace, run, profile, task and command ids) are
+     * keys or correlation ids and are kept as sent (DESIGN §9 lists them).
      */
     static String label(String id) {
         return id == null ? null : Sanitizer.sanitize(id);
@@ -632,7 +633,7 @@ public final class EvidenceAssembler {
                 return;
             }
             context = new TurnContext(c.sessionId(), c.promptGeneration(), c.promptOrigin(), c.retryOfGeneration(),
-                    c.commandId(), first(c.profileKind(), f.profileKind()), first(c.agentType(), f.agentType()),
+                    c.commandId(), first(c.profileKind(), f.profileKind()), c.agentType() != null ? c.agentType() : label(f.agentType()),
                     first(c.agentProfileId(), f.agentProfileId()), first(c.executionProfileId(), f.executionProfileId()),
                     c.providerId() != null ? c.providerId() : label(f.providerId()),
                     c.modelId() != null ? c.modelId() : label(f.modelId()),

@@ -21,6 +21,24 @@ public final class PromptDigest {
     private PromptDigest() {
     }
 
+    /**
+     * Whether {@code text} has the shape of a digest this class computes: 64 lower-case hex
+     * digits. A gateway's {@code prompt_digest} of any other shape is not kept (DESIGN §9: it
+     * would travel verbatim into RetryCommands).
+     */
+    public static boolean isDigest(String text) {
+        if (text == null || text.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < 64; i++) {
+            char c = text.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Hex SHA-256 of {@link #canonical(JsonNode)}; {@code null} for {@code null} or a missing node. */
     public static String digest(JsonNode value) {
         if (value == null || value.isMissingNode()) {

@@ -64,13 +64,24 @@ public final class Sanitizer {
 
     /** scheme://authority then path/query/fragment (up to whitespace, quotes, angle brackets). */
     private static final Pattern URL = Pattern.compile(
-            "(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,15}+)://([^\\s/?#\"'<>\\\\`]{0,512}+)([/?#][^\\s\"'<>\\\\`]{0,4096}+)?");
+            "(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,15}+)://([^\\s/?#\"'<>\\\\`]*+)([/?#][^\\s\"'<>\\\\`]*+)?");
+
+    /**
+     * A URL inside JSON-escaped text ({@code https:\/\/user:pw@host\/path}): the same parts with
+     * every {@code /} written {@code \/}.
+     */
+    private static final Pattern ESCAPED_URL = Pattern.compile(
+            "(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,15}+):\\\\/\\\\/([^\\s/?#\"'<>\\\\`]*+)"
+                    + "((?:\\\\/|[?#])(?:[^\\s\"'<>\\\\`]|\\\\/)*+)?");
+
+    /** Longest host kept from a URL; a longer "host" is a user name or garbage and is redacted. */
+    private static final int MAX_HOST_CHARS = 255;
 
     private static final Pattern JWT = Pattern.compile(
             "(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,2048}+\\.[A-Za-z0-9_-]{1,4096}+(?:\\.[A-Za-z0-9_-]{0,4096}+)?");
 
     private static final Pattern KNOWN_TOKEN = Pattern.compile(
-            "(?<![A-Za-z0-9_-])(?:sk-[A-Za-z0-9_-]{8,1024}+"
+            "(?<![A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,1024}+"
                     + "|github_pat_[A-Za-z0-9_]{8,1024}+"
                     + "|gh[pousr]_[A-Za-z0-9]{8,1024}+"
                     + "|AIza[A-Za-z0-9_-]{20,1024}+"
@@ -92,7 +103,7 @@ public final class Sanitizer {
                     + "([^\\s\"'\\[<]{1,4096}+)");
 
     private static final String SECRET_KEY_WORD =
-            "(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+            "(?:password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
                     + "|secret[_-]?key|session[_-]?key|cookie|authorization)";
 
     /**
@@ -107,13 +118,18 @@ public final class Sanitizer {
                     + "|((?:(?:bearer|basic|token)\\s{1,8}+)?(?!(?:bearer|basic|token)\\s)"
                     + "[^\\s\"'\\[<,;&)}\\]]{1,2048}+))");
 
+    /** An address with a dotted domain or at {@code localhost}; {@code @} also as JSON {@code \\u0040} or URL {@code %40}. */
     private static final Pattern EMAIL_ADDRESS = Pattern.compile(
-            "(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}+@(?:[A-Za-z0-9-]{1,63}+\\.){1,8}[A-Za-z]{2,24}+"
-                    + "(?![A-Za-z0-9-])");
+            "(?<![A-Za-z0-9._%+-])(?:[A-Za-z0-9._%+-]{1,64}+@|[A-Za-z0-9._+-]{1,64}+(?:\\\\u0040|%40))"
+                    + "(?:(?:[A-Za-z0-9-]{1,63}+\\.){1,8}[A-Za-z]{2,24}+|localhost)(?![A-Za-z0-9-])");
 
     /** Unix home dirs: a name with single spaces (only when a slash follows) or a plain word. */
     private static final Pattern UNIX_HOME = Pattern.compile(
             "(/(?:home|Users)/)(?:[\\w.@+-]{1,64}+(?: [\\w.@+-]{1,64}+){0,6}+(?=/)|[^\\s/\\\\\"'<>:;,]{1,128}+)");
+
+    /** A home directory in JSON-escaped text ({@code \\/home\\/alice\\/}). */
+    private static final Pattern ESCAPED_UNIX_HOME = Pattern.compile(
+            "(\\\\/(?:home|Users)\\\\/)[^\\s/\\\\\"'<>:;,]{1,128}+");
 
     private static final Pattern WINDOWS_HOME = Pattern.compile(
             "(?i)\\b([A-Z]:(?:\\\\{1,2}+|/)Users(?:\\\\{1,2}+|/))(?:[\\w.@+-]{1,64}+(?: [\\w.@+-]{1,64}+){0,6}+(?=[\\\\/])"
@@ -163,6 +179,7 @@ public final class Sanitizer {
 
     private static final List<Rule> RULES = List.of(
             new Rule(URL, t -> t.text.contains("://"), Sanitizer::urlSchemeAndHost),
+            new Rule(ESCAPED_URL, t -> t.text.contains(":\\/\\/"), Sanitizer::escapedUrlSchemeAndHost),
             new Rule(JWT, t -> t.text.contains("eyJ"), r -> REDACTED),
             new Rule(KNOWN_TOKEN, t -> containsAny(t.text, "sk-", "github_pat_", "AIza", "xox", "glpat-", "AKIA", "ASIA")
                     || hasGitHubTokenPrefix(t.text),
@@ -174,8 +191,11 @@ public final class Sanitizer {
             new Rule(KEY_VALUE, t -> (t.text.indexOf(':') >= 0 || t.text.indexOf('=') >= 0)
                     && containsAny(t.lower(), "pass", "pwd", "secret", "token", "key", "cookie", "authorization"),
                     Sanitizer::keyValue),
-            new Rule(EMAIL_ADDRESS, t -> t.text.indexOf('@') >= 0, r -> EMAIL),
+            new Rule(EMAIL_ADDRESS, t -> t.text.indexOf('@') >= 0 || t.text.contains("\\u0040") || t.text.contains("%40"),
+                    r -> EMAIL),
             new Rule(UNIX_HOME, t -> t.text.contains("/home/") || t.text.contains("/Users/"), r -> r.group(1) + USER),
+            new Rule(ESCAPED_UNIX_HOME, t -> t.text.contains("\\/home\\/") || t.text.contains("\\/Users\\/"),
+                    r -> r.group(1) + USER),
             new Rule(WINDOWS_HOME, t -> t.text.indexOf(':') >= 0 && t.lower().contains("users"), r -> r.group(1) + USER),
             new Rule(UUID, t -> hasHexRunBeforeDash(t.text, 8), r -> ID),
             new Rule(OPAQUE_ID, t -> hasIdAfterSeparator(t.text),
@@ -298,6 +318,32 @@ public final class Sanitizer {
         return sanitize(text, true);
     }
 
+    /**
+     * Sanitizes a short free-text field (a dispatcher's {@code reason_detail}, an id shown in a
+     * label; DESIGN §9): {@link #sanitize(String)}, then cut to {@code maxChars} characters (on a
+     * code point boundary, ending with {@value #TRUNCATED} when cut).
+     *
+     * @param maxChars the largest result, in chars, at least {@code TRUNCATED.length() + 1}
+     * @return the sanitized text, or {@code null} for {@code null} or blank text
+     */
+    public static String sanitizeShort(String text, int maxChars) {
+        if (maxChars <= TRUNCATED.length()) {
+            throw new IllegalArgumentException("maxChars must exceed " + TRUNCATED.length() + ": " + maxChars);
+        }
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        String clean = sanitize(text);
+        if (clean.length() <= maxChars) {
+            return clean;
+        }
+        int end = maxChars - TRUNCATED.length();
+        if (Character.isHighSurrogate(clean.charAt(end - 1))) {
+            end--;
+        }
+        return clean.substring(0, end) + TRUNCATED;
+    }
+
     /** {@link #sanitize(String)}, with the rules' prefilters ({@code true}) or without (tests compare the two). */
     static String sanitize(String text, boolean prefilter) {
         if (text == null) {
@@ -400,6 +446,9 @@ public final class Sanitizer {
                 host = host.substring(0, colon);
             }
         }
+        if (host.length() > MAX_HOST_CHARS) {
+            host = REDACTED;
+        }
         String rest = r.group(3) == null ? "" : r.group(3);
         // Keep sentence punctuation that followed the URL ("… see https://x.test/a.").
         int keep = rest.length();
@@ -407,6 +456,21 @@ public final class Sanitizer {
             keep--;
         }
         return r.group(1) + "://" + host + rest.substring(keep);
+    }
+
+    /** {@link #urlSchemeAndHost} for a JSON-escaped URL: {@code https:\\/\\/host}. */
+    private static String escapedUrlSchemeAndHost(MatchResult r) {
+        String authority = r.group(2);
+        int at = authority.lastIndexOf('@');
+        String host = at >= 0 ? authority.substring(at + 1) : authority;
+        int colon = host.startsWith("[") ? -1 : host.indexOf(':');
+        if (colon >= 0) {
+            host = host.substring(0, colon);
+        }
+        if (host.length() > MAX_HOST_CHARS) {
+            host = REDACTED;
+        }
+        return r.group(1) + ":\\/\\/" + host;
     }
 
     private static String keyValue(MatchResult r) {
@@ -443,6 +507,9 @@ public final class Sanitizer {
         if (body.equals(REDACTED)) {
             return false;
         }
+        if (looksLikeAwsSecretKey(body)) {
+            return true;
+        }
         for (String slashPart : body.split("/", -1)) {
             if (slashPart.length() >= 64) {
                 return true;
@@ -456,7 +523,34 @@ public final class Sanitizer {
         return false;
     }
 
-    private static boolean hasLetterAndDigit(String s) {
+    /**
+     * An AWS secret access key's shape: exactly 40 characters of {@code [A-Za-z0-9+/]} mixing upper
+     * case, lower case and digits ({@code wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY}); its
+     * {@code /}-separated parts are too short for the segment rule.
+     */
+    private static boolean looksLikeAwsSecretKey(String run) {
+        if (run.length() != 40) {
+            return false;
+        }
+        boolean upper = false;
+        boolean lower = false;
+        boolean digit = false;
+        for (int i = 0; i < run.length(); i++) {
+            char c = run.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                upper = true;
+            } else if (c >= 'a' && c <= 'z') {
+                lower = true;
+            } else if (c >= '0' && c <= '9') {
+                digit = true;
+            } else if (c != '+' && c != '/') {
+                return false;
+            }
+        }
+        return upper && lower && digit;
+    }
+
+        private static boolean hasLetterAndDigit(String s) {
         boolean letter = false;
         boolean digit = false;
         for (int i = 0; i < s.length(); i++) {

@@ -47,6 +47,11 @@ import java.util.TreeMap;
  */
 public final class SignalExtractor {
 
+    /** Most HTTP headers kept from one {@code http} frame (DESIGN §9: their number is bounded too). */
+    static final int MAX_HEADERS = 32;
+    /** Longest HTTP header name kept. */
+    static final int MAX_HEADER_NAME_CHARS = 64;
+
     /** Words of a header name (split at {@code -} and {@code _}) that make its value a credential. */
     private static final java.util.Set<String> CREDENTIAL_WORDS = java.util.Set.of("authorization", "authentication",
             "cookie", "apikey", "key", "secret", "password", "passwd", "credential", "credentials", "session", "token",
@@ -132,9 +137,14 @@ public final class SignalExtractor {
                 put(f, "body", text(p.get("body")));
                 JsonNode headers = p.get("headers");
                 if (headers != null && headers.isObject()) {
-                    for (Iterator<Map.Entry<String, JsonNode>> it = headers.fields(); it.hasNext(); ) {
+                    int kept = 0;
+                    for (Iterator<Map.Entry<String, JsonNode>> it = headers.fields(); it.hasNext() && kept < MAX_HEADERS; ) {
                         Map.Entry<String, JsonNode> h = it.next();
                         String name = h.getKey().toLowerCase(Locale.ROOT);
+                        if (!isKeptHeaderName(name)) {
+                            continue;
+                        }
+                        kept++;
                         put(f, "header." + name, isCredentialHeader(name) && !h.getValue().isNull()
                                 ? Sanitizer.REDACTED : text(h.getValue()));
                     }
@@ -245,6 +255,25 @@ public final class SignalExtractor {
             return v.decimalValue().toPlainString();
         }
         return v.toString();
+    }
+
+    /**
+     * Whether a lower-case HTTP header name is kept (DESIGN §9): at most
+     * {@value #MAX_HEADER_NAME_CHARS} characters of {@code [a-z0-9._-]} that the sanitizer leaves
+     * unchanged — a name that carries a token, an e-mail address or any other text is dropped with
+     * its value. At most {@value #MAX_HEADERS} headers of one frame are kept.
+     */
+    static boolean isKeptHeaderName(String name) {
+        if (name.isEmpty() || name.length() > MAX_HEADER_NAME_CHARS) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.')) {
+                return false;
+            }
+        }
+        return Sanitizer.sanitize(name).equals(name);
     }
 
     /**

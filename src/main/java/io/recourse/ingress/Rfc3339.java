@@ -4,21 +4,21 @@ import java.time.Instant;
 
 /**
  * Reads an RFC 3339 §5.6 {@code date-time} ({@code 2026-06-01T12:00:00.250+02:00}) as a UTC
- * {@link Instant}, without regular expressions or intermediate objects (issue 8: the frame
- * envelope's {@code occurred_at} is read once per record).
+ * {@link Instant}, without regular expressions or intermediate objects (the frame envelope's
+ * {@code occurred_at} is read once per record).
  *
- * <p>Accepts exactly what the former check accepted — the pattern
- * {@code \d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})} (ASCII digits)
- * followed by {@code OffsetDateTime.parse(…, ISO_OFFSET_DATE_TIME)} of the upper-cased text —
- * and nothing else: month 01–12, a day that exists in that month of the proleptic Gregorian
- * year (29 February only in leap years), hour 00–23 (no {@code 24:00}), minute and second
- * 00–59 (no leap second {@code 60}), and an offset of at most ±18:00 with minutes 00–59
- * ({@code -00:00} is UTC).
+ * <p>Accepts the shape
+ * {@code \d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})} (ASCII
+ * digits) with month 01–12, a day that exists in that month of the proleptic Gregorian year
+ * (29 February only in leap years), hour 00–23 (no {@code 24:00}), minute 00–59, second 00–59
+ * or a leap second {@code 60} whose UTC time is 23:59 (RFC 3339 §5.7; read as 23:59:59 with its
+ * fraction, as {@code java.time}'s {@code ISO_INSTANT} does), and any offset RFC 3339 allows:
+ * hours 00–23, minutes 00–59 ({@code -00:00} is UTC; {@code -23:59} is valid although
+ * {@code java.time.ZoneOffset} stops at ±18:00).
  */
 final class Rfc3339 {
 
     private static final int SECONDS_PER_DAY = 86_400;
-    private static final int MAX_OFFSET_SECONDS = 18 * 3600;
     /** {@code LocalDate.of(1970, 1, 1)} counted from 0000-01-01 (as in {@code LocalDate.toEpochDay}). */
     private static final long DAYS_0000_TO_1970 = (146_097L * 5L) - (30L * 365L + 7L);
     private static final int[] POW10 = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000};
@@ -88,9 +88,6 @@ final class Rfc3339 {
                 return null;
             }
             offsetSeconds = offsetHours * 3600 + offsetMinutes * 60;
-            if (offsetSeconds > MAX_OFFSET_SECONDS) {
-                return null;
-            }
             if (sign == '-') {
                 offsetSeconds = -offsetSeconds;
             }
@@ -98,8 +95,16 @@ final class Rfc3339 {
             return null;
         }
         if (month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month)
-                || hour > 23 || minute > 59 || second > 59) {
+                || hour > 23 || minute > 59 || second > 60) {
             return null;
+        }
+        if (second == 60) {
+            // a leap second is inserted only at 23:59:60 UTC
+            int utcMinute = Math.floorMod(hour * 60 + minute - offsetSeconds / 60, 24 * 60);
+            if (utcMinute != 23 * 60 + 59) {
+                return null;
+            }
+            second = 59;
         }
         long epochSecond = epochDay(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offsetSeconds;
         return Instant.ofEpochSecond(epochSecond, nanos);

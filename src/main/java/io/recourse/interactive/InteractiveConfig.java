@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * The interactive owner's numbers (DESIGN §6.2, §6.3, §8). Defaults: 5 attempts at nominal
  * 5, 10, 20, 40, 60 s, jitter ±20 %, {@code rate_limited} only with a hint ≤ 60 s, staleness bound
- * 5 min, dispatch timeout 30 s, session state ttl 7 days. The constructor throws
+ * 5 min, dispatch timeout 30 s, session state ttl 7 days, outcome timeout 30 min. The constructor throws
  * {@link IllegalArgumentException} naming the field when the delay list is empty, a duration is not
  * positive or the jitter ratio is outside [0, 1).
  *
@@ -22,6 +22,11 @@ import java.util.Objects;
  * @param dispatchTimeout   no ack / TurnStarted within this after {@code max(issued_at, task RUNNING)}
  *                          → {@code manual} ({@code dispatch_unconfirmed})
  * @param sessionTtl        idle state expires this long after the last event when no chain is armed
+ * @param outcomeTimeout    an {@code awaiting_outcome} chain whose retried turn produced no outcome
+ *                          within this after the RetryCommand's {@code issued_at} → {@code manual}
+ *                          ({@code outcome_timeout}); default 30 min — well above a long agent turn,
+ *                          far below the evidence idle bound (2 h) that would end it as
+ *                          {@code outcome_unknown} only if the turn had started
  */
 public record InteractiveConfig(
         List<Duration> nominalDelays,
@@ -29,7 +34,18 @@ public record InteractiveConfig(
         Duration rateLimitHintMax,
         Duration stalenessBound,
         Duration dispatchTimeout,
-        Duration sessionTtl) {
+        Duration sessionTtl,
+        Duration outcomeTimeout) {
+
+    /** The default outcome timeout (30 min). */
+    public static final Duration DEFAULT_OUTCOME_TIMEOUT = Duration.ofMinutes(30);
+
+    /** A configuration with the default outcome timeout. */
+    public InteractiveConfig(List<Duration> nominalDelays, double jitterRatio, Duration rateLimitHintMax,
+                             Duration stalenessBound, Duration dispatchTimeout, Duration sessionTtl) {
+        this(nominalDelays, jitterRatio, rateLimitHintMax, stalenessBound, dispatchTimeout, sessionTtl,
+                DEFAULT_OUTCOME_TIMEOUT);
+    }
 
     public InteractiveConfig {
         nominalDelays = List.copyOf(nominalDelays);
@@ -44,6 +60,7 @@ public record InteractiveConfig(
         positive("stalenessBound", stalenessBound);
         positive("dispatchTimeout", dispatchTimeout);
         positive("sessionTtl", sessionTtl);
+        positive("outcomeTimeout", outcomeTimeout);
     }
 
     /** DESIGN §6.2 / §6.3 / §8 defaults. */
@@ -55,7 +72,8 @@ public record InteractiveConfig(
                 Duration.ofSeconds(60),
                 Duration.ofMinutes(5),
                 Duration.ofSeconds(30),
-                Duration.ofDays(7));
+                Duration.ofDays(7),
+                DEFAULT_OUTCOME_TIMEOUT);
     }
 
     /**
@@ -72,7 +90,8 @@ public record InteractiveConfig(
             throw new IllegalArgumentException("time scale must be a finite number >= 1: " + n);
         }
         return new InteractiveConfig(nominalDelays.stream().map(d -> scale(d, n)).toList(), jitterRatio,
-                scale(rateLimitHintMax, n), scale(stalenessBound, n), scale(dispatchTimeout, n), scale(sessionTtl, n));
+                scale(rateLimitHintMax, n), scale(stalenessBound, n), scale(dispatchTimeout, n), scale(sessionTtl, n),
+                scale(outcomeTimeout, n));
     }
 
     private static Duration scale(Duration d, double n) {

@@ -1,5 +1,6 @@
 package io.recourse.interactive;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Code;
 import io.recourse.evidence.SessionEvent;
@@ -50,7 +51,9 @@ import java.util.function.UnaryOperator;
  *   <li><b>Outcome of the retry generation</b>: completed/cancelled → {@code disarmed}; failed and
  *       still {@code auto_retry} → next attempt ({@code expected_generation} = that generation),
  *       after the last one → {@code exhausted}; failed otherwise → {@code manual}/{@code none}
- *       with the classification shown; TurnExpired → {@code manual} ({@code outcome_unknown}).</li>
+ *       with the classification shown; TurnExpired → {@code manual} ({@code outcome_unknown}); no
+ *       outcome by {@code issued_at} + the outcome timeout (an OUTCOME_TIMEOUT timer armed on
+ *       entering {@code awaiting_outcome}) → {@code manual} ({@code outcome_timeout}).</li>
  *   <li><b>Disarm</b>: a later generation without the pending command id ({@code new_prompt}),
  *       SessionStopped, controls {@code model_changed}, {@code profile_changed},
  *       {@code start_fresh}; {@code cancel_retry} → {@code cancelled}. A later generation also
@@ -313,7 +316,7 @@ public final class InteractiveRecoveryPolicy {
             if (d.status != RecoveryStatus.DISPATCHING) {
                 return Decision.unchanged(state); // confirmed by its TurnStarted already, or no longer pending
             }
-            d.terminal(RecoveryStatus.MANUAL, "superseded".equals(ack.reason())
+            d.terminal(RecoveryStatus.MANUAL, ack.reason() == DispatchAckReason.SUPERSEDED
                     ? RecoveryReason.SUPERSEDED : RecoveryReason.DISPATCH_FAILED);
         }
         d.lastEventAt = now;
@@ -334,7 +337,10 @@ public final class InteractiveRecoveryPolicy {
                         || now.isBefore(entry.dueAt())) {
                     return Decision.unchanged(state); // a stale or early timer
                 }
-                if (Duration.between(entry.dueAt(), now).compareTo(config.stalenessBound()) > 0) {
+                if (state.highestGeneration() > d.chain.expectedGeneration()) {
+                    d.status = RecoveryStatus.DISARMED; // a newer prompt was sent: never replay the old one
+                    d.reason = RecoveryReason.NEW_PROMPT;
+                } else if (Duration.between(entry.dueAt(), now).compareTo(config.stalenessBound()) > 0) {
                     d.status = RecoveryStatus.MANUAL; // the fired entry is gone already: nothing to cancel
                     d.reason = RecoveryReason.OVERDUE_AFTER_RESTART;
                 } else {
@@ -359,6 +365,14 @@ public final class InteractiveRecoveryPolicy {
                     d.reason = RecoveryReason.DISPATCH_UNCONFIRMED;
                 }
             }
+            case OUTCOME_TIMEOUT -> {
+                if (d.status != RecoveryStatus.AWAITING_OUTCOME || !entry.dueAt().equals(outcomeDeadline(d.chain))
+                        || now.isBefore(entry.dueAt())) {
+                    return Decision.unchanged(state); // answered, stale (another attempt's) or early
+                }
+                d.status = RecoveryStatus.MANUAL; // the fired entry is gone already: nothing to cancel
+                d.reason = RecoveryReason.OUTCOME_TIMEOUT;
+            }
             case SESSION_EXPIRY -> {
                 Instant expiresAt = state.lastEventAt().plus(config.sessionTtl());
                 if (!state.armed() && !now.isBefore(expiresAt)) {
@@ -370,6 +384,11 @@ public final class InteractiveRecoveryPolicy {
             }
         }
         return d.finish();
+    }
+
+    /** When an {@code awaiting_outcome} chain times out: its command's {@code issued_at} + the outcome timeout. */
+    private Instant outcomeDeadline(Chain chain) {
+        return chain.issuedAt() == null ? null : chain.issuedAt().plus(config.outcomeTimeout()).truncatedTo(ChronoUnit.MILLIS);
     }
 
     // ---------------------------------------------------------------- projection
@@ -491,6 +510,9 @@ public final class InteractiveRecoveryPolicy {
         void schedule(int startGeneration, int attempt, int expectedGeneration, TurnOutcome outcome,
                       String promptDigest, String turnConfigDigest,
                       String agentProfileId, String executionProfileId, String model) {
+            if (status == RecoveryStatus.AWAITING_OUTCOME) {
+                cancelChainTimers(); // the attempt that failed had its outcome timer
+            }
             Classification c = outcome.classification();
             Instant retryAt = RetrySchedule.retryAt(config, jitter, sessionId, startGeneration, attempt, now,
                     c == null ? null : c.retryAfter());
@@ -520,6 +542,10 @@ public final class InteractiveRecoveryPolicy {
             if (status == RecoveryStatus.DISPATCHING) {
                 cancelChainTimers();
                 status = RecoveryStatus.AWAITING_OUTCOME;
+                Instant deadline = outcomeDeadline(chain);
+                if (deadline != null) {
+                    arm.add(new TimerEntry(TimerKind.OUTCOME_TIMEOUT, deadline, sessionId));
+                }
             }
             if (chain.retryGeneration() == null && retryGeneration != null) {
                 chain = withRetryGeneration(chain, retryGeneration);
@@ -555,6 +581,8 @@ public final class InteractiveRecoveryPolicy {
             } else if (status == RecoveryStatus.DISPATCHING && chain.dispatchTimeoutAt() != null) {
                 cancel.add(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, chain.dispatchTimeoutAt(), sessionId));
                 chain = withDispatchTimeoutAt(chain, null);
+            } else if (status == RecoveryStatus.AWAITING_OUTCOME && outcomeDeadline(chain) != null) {
+                cancel.add(new TimerEntry(TimerKind.OUTCOME_TIMEOUT, outcomeDeadline(chain), sessionId));
             }
         }
 

@@ -39,6 +39,11 @@ public enum RecoveryReason implements WireName {
     OVERDUE_AFTER_RESTART,
     /** The retry generation expired idle (TurnExpired): its outcome is unknown. */
     OUTCOME_UNKNOWN,
+    /**
+     * The retry was dispatched (acked or its TurnStarted seen) but no outcome of its generation
+     * arrived within the outcome timeout (DESIGN §6.3).
+     */
+    OUTCOME_TIMEOUT,
     /** Five attempts failed. */
     ATTEMPTS_EXHAUSTED,
     /** The user cancelled the countdown ({@code cancel_retry}). */

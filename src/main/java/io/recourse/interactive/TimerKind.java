@@ -5,7 +5,8 @@ import io.recourse.WireName;
 
 /**
  * What an interactive timer is for (DESIGN §6.3, §8). {@link #code()} is the kind byte of a
- * {@link TimerKey}; at one instant, entries fire in kind order (retry, dispatch timeout, expiry).
+ * {@link TimerKey}; at one instant, entries fire in kind order (retry, dispatch timeout, expiry,
+ * outcome timeout).
  */
 public enum TimerKind implements WireName {
     /** A scheduled retry is due at the chain's {@code retry_at}. */
@@ -13,7 +14,9 @@ public enum TimerKind implements WireName {
     /** A {@code dispatching} retry is unconfirmed at {@code max(issued_at, task RUNNING) + dispatch timeout}. */
     DISPATCH_TIMEOUT((byte) 2),
     /** The session state may expire ({@code last event + session ttl}, DESIGN §6.3). */
-    SESSION_EXPIRY((byte) 3);
+    SESSION_EXPIRY((byte) 3),
+    /** An {@code awaiting_outcome} retry has produced no outcome at {@code issued_at + outcome timeout}. */
+    OUTCOME_TIMEOUT((byte) 4);
 
     private final byte code;
 

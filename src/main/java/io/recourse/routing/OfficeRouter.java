@@ -1,5 +1,6 @@
 package io.recourse.routing;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Code;
 import io.recourse.classification.ErrorClass;
@@ -30,9 +31,10 @@ import java.util.function.Function;
  *
  * <p>Readings of the design made here: the owner's retried turn showing progress both releases the
  * waiters and writes the scope {@code healthy} (the short phase is over); a completed turn on a
- * scope releases any cooldown on it; an owner that leaves for a reason that says nothing about the
- * provider (failed ack, dispatch timeout, a control, RunFinished) keeps the cooldown until its own
- * expiry; weak (below {@code high}) pre-start evidence never retries or degrades — it may skip to
+ * scope releases any cooldown on it; an owner that is declined (failed ack, dispatch timeout,
+ * {@code cancel_wait}, a gate) releases its cooldown at once, its waiters re-evaluated (nobody is
+ * left to retry the scope for them); an owner that finishes (RunFinished) keeps the cooldown until
+ * its own expiry; weak (below {@code high}) pre-start evidence never retries or degrades — it may skip to
  * the next candidate like {@code unknown_provider_error}, else declines; a short-phase exhaustion
  * degrades the scope whatever {@code on_exhausted} says; {@code try_next_now} only applies when
  * another candidate exists.
@@ -200,7 +202,7 @@ public final class OfficeRouter {
         } else {
             RouteConfig cfg = configs.apply(run.dynamicProfileId());
             attemptEnded(x, b, cfg, AttemptOutcome.FAILED_OTHER, null, null);
-            decline(x, b, a.reason() == null ? "dispatch_failed" : a.reason(), null, null);
+            decline(x, b, (a.reason() == null ? DispatchAckReason.DISPATCH_FAILED : a.reason()).wire(), null, null);
         }
         return x.finish();
     }
@@ -662,6 +664,10 @@ public final class OfficeRouter {
         b.pendingCommandId = null;
         b.updatedAt = x.now;
         put(x, b);
+        Cooldown own = ownedCooldown(x, b.runId);
+        if (own != null) { // nobody retries the scope for its waiters any more: re-evaluate them now
+            releaseCooldown(x, own.scope(), "cooldown_owner_declined");
+        }
     }
 
     private void confirm(Ctx x, Run.Builder b) {

@@ -1,5 +1,7 @@
 package io.recourse.routing;
 
+import io.recourse.evidence.Sanitizer;
+import io.recourse.ingress.StrictJson;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -7,14 +9,19 @@ import java.util.Set;
 
 /**
  * The one validator of route configuration documents (DESIGN §7.1). Rules: {@code version} 1;
- * at least one candidate with non-blank, unique {@code execution_profile_id} and non-blank
- * {@code provider_id} / {@code model_id}; per class policy: {@code max_retries} 1..10 and
+ * 1..{@value #MAX_CANDIDATES} candidates with non-blank, unique {@code execution_profile_id} and
+ * non-blank {@code provider_id} / {@code model_id} that the sanitizer leaves unchanged (DESIGN §9); every id (the profile's included) at most
+ * {@value #MAX_ID_LENGTH} characters without control characters; per class policy: {@code max_retries} 1..10 and
  * {@code initial_interval_seconds} 1..3600 when retry is enabled, {@code max_wait_seconds}
  * 1..604800 when waiting is enabled, disabled sections carry zeros, {@code on_exhausted} present.
  * (The computed delay's 24 h cap is applied by the evaluator, not rejected here.)
  */
 public final class RouteConfigValidator {
 
+    /** Most candidates a profile may list. */
+    public static final int MAX_CANDIDATES = 32;
+    /** Longest id ({@code dynamic_profile_id}, {@code execution_profile_id}, {@code provider_id}, {@code model_id}). */
+    public static final int MAX_ID_LENGTH = StrictJson.MAX_ID_LENGTH;
     /** Upper bound of {@code max_retries}. */
     public static final int MAX_RETRIES = 10;
     /** Upper bound of {@code initial_interval_seconds}. */
@@ -32,14 +39,16 @@ public final class RouteConfigValidator {
             errors.add(new RouteConfigError("$", "document is missing"));
             return errors;
         }
-        if (blank(config.dynamicProfileId())) {
-            errors.add(new RouteConfigError("dynamic_profile_id", "must not be blank"));
-        }
+        id("dynamic_profile_id", config.dynamicProfileId(), errors);
         if (config.version() != RouteConfig.VERSION) {
             errors.add(new RouteConfigError("version", "must be 1, was " + config.version()));
         }
         if (config.candidates() == null || config.candidates().isEmpty()) {
             errors.add(new RouteConfigError("candidates", "must list at least one candidate"));
+            return errors;
+        }
+        if (config.candidates().size() > MAX_CANDIDATES) {
+            errors.add(new RouteConfigError("candidates", "must list at most " + MAX_CANDIDATES + " candidates"));
             return errors;
         }
         Set<String> seen = new HashSet<>();
@@ -50,17 +59,14 @@ public final class RouteConfigValidator {
                 errors.add(new RouteConfigError(at, "must not be null"));
                 continue;
             }
-            if (blank(c.executionProfileId())) {
-                errors.add(new RouteConfigError(at + ".execution_profile_id", "must not be blank"));
-            } else if (!seen.add(c.executionProfileId())) {
-                errors.add(new RouteConfigError(at + ".execution_profile_id",
-                        "duplicate candidate '" + c.executionProfileId() + "'"));
+            if (id(at + ".execution_profile_id", c.executionProfileId(), errors) && !seen.add(c.executionProfileId())) {
+                errors.add(new RouteConfigError(at + ".execution_profile_id", "duplicate candidate"));
             }
-            if (blank(c.providerId())) {
-                errors.add(new RouteConfigError(at + ".provider_id", "must not be blank"));
+            if (id(at + ".provider_id", c.providerId(), errors)) {
+                clean(at + ".provider_id", c.providerId(), errors);
             }
-            if (blank(c.modelId())) {
-                errors.add(new RouteConfigError(at + ".model_id", "must not be blank"));
+            if (id(at + ".model_id", c.modelId(), errors)) {
+                clean(at + ".model_id", c.modelId(), errors);
             }
             if (c.policies() == null) {
                 errors.add(new RouteConfigError(at + ".policies", "must be present"));
@@ -110,6 +116,34 @@ public final class RouteConfigValidator {
         if (v != 0) {
             errors.add(new RouteConfigError(at, "must be 0 when disabled, was " + v));
         }
+    }
+
+    /**
+     * A provider or model id travels into RouteCommands, RunState, RouteAttempts and
+     * ProviderHealth keys: one the sanitizer would change (it holds a credential, a URL, an
+     * e-mail address, …; DESIGN §9) is rejected rather than published.
+     */
+    private static void clean(String at, String id, List<RouteConfigError> errors) {
+        if (!blank(id) && !Sanitizer.sanitize(id).equals(id)) {
+            errors.add(new RouteConfigError(at, "holds text the sanitizer redacts (DESIGN §9)"));
+        }
+    }
+
+    /** Checks one id; true when it is valid. */
+    private static boolean id(String at, String v, List<RouteConfigError> errors) {
+        if (blank(v)) {
+            errors.add(new RouteConfigError(at, "must not be blank"));
+            return false;
+        }
+        if (v.length() > MAX_ID_LENGTH) {
+            errors.add(new RouteConfigError(at, "must be at most " + MAX_ID_LENGTH + " characters"));
+            return false;
+        }
+        if (StrictJson.hasControl(v)) {
+            errors.add(new RouteConfigError(at, "must not contain control characters"));
+            return false;
+        }
+        return true;
     }
 
     private static boolean blank(String s) {

@@ -1,5 +1,6 @@
 package io.recourse.routing;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.classification.Classification;
 import io.recourse.classification.Code;
 import io.recourse.classification.Confidence;
@@ -125,7 +126,7 @@ public final class RoutingSimulator {
     public Decision ackFailed(String runId, String reason) {
         Run r = state.run(runId);
         String cmd = r == null ? null : r.pendingCommandId();
-        return feed("ack failed " + runId, new OfficeDispatchAck(cmd == null ? "none" : cmd, AckStatus.FAILED, reason,
+        return feed("ack failed " + runId, new OfficeDispatchAck(cmd == null ? "none" : cmd, AckStatus.FAILED, DispatchAckReason.fromInput(reason),
                 runId, workspaceId, null, null, now));
     }
 

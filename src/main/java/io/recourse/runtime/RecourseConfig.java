@@ -86,6 +86,28 @@ public final class RecourseConfig {
     public static final String EVIDENCE_IDLE_MS = "recourse.evidence.idle.ms";
     public static final String EVIDENCE_RETENTION_MS = "recourse.evidence.retention.ms";
     public static final String DISPATCH_TIMEOUT_MS = "recourse.dispatch.timeout.ms";
+    /**
+     * How long a Kanban chain waits in {@code awaiting_outcome} for the retried turn's outcome
+     * before it becomes {@code manual} ({@code outcome_timeout}); default 30 min (DESIGN §6.3).
+     */
+    public static final String OUTCOME_TIMEOUT_MS = "recourse.outcome.timeout.ms";
+    /**
+     * Whether a null-value record on {@code recourse.route-config} deletes the profile's document
+     * ({@code allow}) or is dead-lettered, the last valid document staying in force
+     * ({@code reject}, the default; DESIGN §7.1).
+     */
+    /**
+     * For this long after an interactive task reaches RUNNING, due retry timers wait, so the
+     * session events restored or buffered meanwhile (a newer prompt) are applied before a retry can
+     * fire; default 2 s (DESIGN §6.3, §8).
+     */
+    public static final String INTERACTIVE_START_SETTLE_MS = "recourse.interactive.start.settle.ms";
+    public static final String ROUTE_CONFIG_TOMBSTONES = "recourse.route-config.tombstones";
+    /**
+     * The stable name of this instance, from which {@code group.instance.id} (Kafka static
+     * membership) is derived; default the host name. Empty = dynamic membership (DESIGN §8).
+     */
+    public static final String INSTANCE_NAME = "recourse.instance.name";
 
     // --- bounds (DESIGN §§3, 4) ---
     public static final String EVIDENCE_MAX_SIGNALS = "recourse.evidence.max.signals";
@@ -98,6 +120,18 @@ public final class RecourseConfig {
      * store's read and decode (issue 8). The store stays the source of truth.
      */
     public static final String EVIDENCE_TURN_CACHE_ENTRIES = "recourse.evidence.turn.cache.entries";
+    /**
+     * Estimated bytes of the decoded turn states the evidence processor caches per task (default
+     * 64 MiB): the cache evicts its least recently used turns beyond either this or
+     * {@link #EVIDENCE_TURN_CACHE_ENTRIES}, so large valid turns cannot exhaust the heap.
+     */
+    public static final String EVIDENCE_TURN_CACHE_BYTES = "recourse.evidence.turn.cache.bytes";
+    /**
+     * Bound of one dead letter in bytes, key, value, headers and Kafka's overhead included (default
+     * 1000000); the DLQ topic is created with it as {@code max.message.bytes}, and it must not exceed
+     * the producer's {@code max.request.size} (DESIGN §3).
+     */
+    public static final String DLQ_MAX_RECORD_BYTES = "recourse.dlq.max.record.bytes";
 
     // --- embedded broker ---
     /** Port of the embedded broker's client listener; 0 = a free port. */
@@ -113,6 +147,17 @@ public final class RecourseConfig {
     public static final String METRICS_PORT = "recourse.metrics.port";
     /** Address the metrics endpoint binds to; default {@code 127.0.0.1} (loopback), {@code 0.0.0.0} for all interfaces. */
     public static final String METRICS_HOST = "recourse.metrics.host";
+    /**
+     * Agent types kept as {@code agent_type} metric label values beyond the built-in list
+     * ({@code RecourseMeters.KNOWN_AGENT_TYPES}): comma-separated names {@code [a-z0-9][a-z0-9._-]*}
+     * of at most 64 characters, at most 64 of them; default none. Any other agent type reads {@code other}.
+     */
+    public static final String METRICS_AGENT_TYPES = "recourse.metrics.agent-types";
+    /** Providers kept as {@code provider} metric label values beyond the built-in list; as {@link #METRICS_AGENT_TYPES}. */
+    public static final String METRICS_PROVIDERS = "recourse.metrics.providers";
+
+    private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    private static final int MAX_LABEL_VALUES = 64;
 
     private static final Map<String, String> DEFAULTS;
     private static final Map<String, String> TOPIC_DEFAULTS;
@@ -151,15 +196,22 @@ public final class RecourseConfig {
         d.put(EVIDENCE_IDLE_MS, String.valueOf(Duration.ofHours(2).toMillis()));
         d.put(EVIDENCE_RETENTION_MS, String.valueOf(Duration.ofHours(6).toMillis()));
         d.put(DISPATCH_TIMEOUT_MS, String.valueOf(Duration.ofSeconds(30).toMillis()));
+        d.put(OUTCOME_TIMEOUT_MS, String.valueOf(Duration.ofMinutes(30).toMillis()));
+        d.put(ROUTE_CONFIG_TOMBSTONES, "reject");
+        d.put(INTERACTIVE_START_SETTLE_MS, "2000");
         d.put(EVIDENCE_MAX_SIGNALS, "32");
         d.put(EVIDENCE_MAX_SIGNAL_BYTES, String.valueOf(4 * 1024));
         d.put(EVIDENCE_MAX_TURN_BYTES, String.valueOf(16 * 1024));
         d.put(FRAME_MAX_BYTES, String.valueOf(256 * 1024));
         d.put(EVIDENCE_TURN_CACHE_ENTRIES, "10000");
+        d.put(EVIDENCE_TURN_CACHE_BYTES, String.valueOf(64L * 1024 * 1024));
+        d.put(DLQ_MAX_RECORD_BYTES, "1000000");
         d.put(EMBEDDED_PORT, "0");
         d.put(EMBEDDED_CONTROLLER_PORT, "0");
         d.put(METRICS_PORT, "9464");
         d.put(METRICS_HOST, "127.0.0.1");
+        d.put(METRICS_AGENT_TYPES, "");
+        d.put(METRICS_PROVIDERS, "");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -334,6 +386,38 @@ public final class RecourseConfig {
         return Duration.ofMillis(longValue(DISPATCH_TIMEOUT_MS));
     }
 
+    /** {@link #OUTCOME_TIMEOUT_MS}. */
+    public Duration outcomeTimeout() {
+        return Duration.ofMillis(longValue(OUTCOME_TIMEOUT_MS));
+    }
+
+    /**
+     * {@link #INSTANCE_NAME}: as configured (characters outside {@code [A-Za-z0-9._-]} become
+     * {@code _}), else the host name; empty when configured empty (dynamic membership).
+     */
+    public String instanceName() {
+        String v = values.get(INSTANCE_NAME);
+        if (v == null) {
+            try {
+                v = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException e) {
+                v = "";
+            }
+        }
+        String name = v.replaceAll("[^A-Za-z0-9._-]", "_");
+        return name.length() > 200 ? name.substring(0, 200) : name;
+    }
+
+    /** {@link #INTERACTIVE_START_SETTLE_MS}. */
+    public Duration interactiveStartSettle() {
+        return Duration.ofMillis(longValue(INTERACTIVE_START_SETTLE_MS));
+    }
+
+    /** {@link #ROUTE_CONFIG_TOMBSTONES}: true when a null value deletes the profile's document. */
+    public boolean routeConfigTombstonesAllowed() {
+        return values.get(ROUTE_CONFIG_TOMBSTONES).equals("allow");
+    }
+
     public int evidenceMaxSignals() {
         return intValue(EVIDENCE_MAX_SIGNALS);
     }
@@ -349,6 +433,16 @@ public final class RecourseConfig {
     /** {@link #EVIDENCE_TURN_CACHE_ENTRIES}: decoded turn states cached per task; 0 = none. */
     public int evidenceTurnCacheEntries() {
         return intValue(EVIDENCE_TURN_CACHE_ENTRIES);
+    }
+
+    /** {@link #EVIDENCE_TURN_CACHE_BYTES}: estimated bytes of the decoded turn states cached per task. */
+    public long evidenceTurnCacheBytes() {
+        return longValue(EVIDENCE_TURN_CACHE_BYTES);
+    }
+
+    /** {@link #DLQ_MAX_RECORD_BYTES}: the bound of one dead letter in bytes. */
+    public int dlqMaxRecordBytes() {
+        return intValue(DLQ_MAX_RECORD_BYTES);
     }
 
     public int frameMaxBytes() {
@@ -370,6 +464,29 @@ public final class RecourseConfig {
     }
 
     /** The address the metrics endpoint binds to. */
+    /** {@link #METRICS_AGENT_TYPES}, in the order given. */
+    public java.util.Set<String> metricsAgentTypes() {
+        return labelValues(METRICS_AGENT_TYPES);
+    }
+
+    /** {@link #METRICS_PROVIDERS}, in the order given. */
+    public java.util.Set<String> metricsProviders() {
+        return labelValues(METRICS_PROVIDERS);
+    }
+
+    private java.util.Set<String> labelValues(String key) {
+        String v = values.get(key);
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        if (v != null) {
+            for (String part : v.split(",", -1)) {
+                if (!part.isBlank()) {
+                    out.add(part.strip());
+                }
+            }
+        }
+        return java.util.Collections.unmodifiableSet(out);
+    }
+
     public String metricsHost() {
         return values.get(METRICS_HOST);
     }
@@ -441,16 +558,44 @@ public final class RecourseConfig {
         range(EVIDENCE_IDLE_MS, 1, Long.MAX_VALUE);
         range(EVIDENCE_RETENTION_MS, 1, Long.MAX_VALUE);
         range(DISPATCH_TIMEOUT_MS, 1, Long.MAX_VALUE);
+        range(OUTCOME_TIMEOUT_MS, 1, Long.MAX_VALUE);
+        range(INTERACTIVE_START_SETTLE_MS, 0, Duration.ofHours(1).toMillis());
+        String tombstones = values.get(ROUTE_CONFIG_TOMBSTONES);
+        if (!tombstones.equals("allow") && !tombstones.equals("reject")) {
+            throw new ConfigurationException(ROUTE_CONFIG_TOMBSTONES, tombstones, "expected allow or reject");
+        }
         range(EVIDENCE_MAX_SIGNALS, 1, 10_000);
         range(EVIDENCE_MAX_SIGNAL_BYTES, 1, 1 << 20);
         range(EVIDENCE_MAX_TURN_BYTES, 1, 1 << 24);
         range(FRAME_MAX_BYTES, 1, 1 << 30);
         range(EVIDENCE_TURN_CACHE_ENTRIES, 0, 1_000_000);
+        range(EVIDENCE_TURN_CACHE_BYTES, 0, Long.MAX_VALUE);
+        range(DLQ_MAX_RECORD_BYTES, 4096, Integer.MAX_VALUE);
+        for (String producerKey : new String[] {"max.request.size", "producer.max.request.size"}) {
+            String limit = streamsProperties().get(producerKey);
+            long max = limit == null ? DEFAULT_MAX_REQUEST_SIZE : parseOr(limit, DEFAULT_MAX_REQUEST_SIZE);
+            if (dlqMaxRecordBytes() > max) {
+                throw new ConfigurationException(DLQ_MAX_RECORD_BYTES, values.get(DLQ_MAX_RECORD_BYTES),
+                        "more than the producer's " + producerKey + "=" + max + " (DESIGN §3: a dead letter must be writable)");
+            }
+        }
         range(EMBEDDED_PORT, 0, 65_535);
         range(EMBEDDED_CONTROLLER_PORT, 0, 65_535);
         range(METRICS_PORT, -1, 65_535);
         if (values.get(METRICS_HOST).isBlank()) {
             throw new ConfigurationException(METRICS_HOST, values.get(METRICS_HOST), "must not be blank");
+        }
+        for (String key : List.of(METRICS_AGENT_TYPES, METRICS_PROVIDERS)) {
+            java.util.Set<String> labels = labelValues(key);
+            if (labels.size() > MAX_LABEL_VALUES) {
+                throw new ConfigurationException(key, values.get(key), "at most " + MAX_LABEL_VALUES + " names");
+            }
+            for (String label : labels) {
+                if (!LABEL_VALUE.matcher(label).matches()) {
+                    throw new ConfigurationException(key, values.get(key),
+                            "'" + label + "' is not a label name ([a-z0-9][a-z0-9._-]*, at most 64 characters)");
+                }
+            }
         }
         if (longValue(EVIDENCE_IDLE_MS) >= longValue(EVIDENCE_RETENTION_MS)) {
             throw new ConfigurationException(EVIDENCE_IDLE_MS, values.get(EVIDENCE_IDLE_MS),
@@ -463,6 +608,17 @@ public final class RecourseConfig {
         }
         if (embedded() && embeddedPort() != 0 && embeddedPort() == embeddedControllerPort()) {
             throw new ConfigurationException(EMBEDDED_CONTROLLER_PORT, embeddedControllerPort(), "same port as " + EMBEDDED_PORT);
+        }
+    }
+
+    /** The producer's default {@code max.request.size}: 1 MiB. */
+    private static final long DEFAULT_MAX_REQUEST_SIZE = 1024 * 1024;
+
+    private static long parseOr(String v, long fallback) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return fallback;
         }
     }
 

@@ -40,13 +40,27 @@ public final class RecourseMetrics implements AutoCloseable {
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final RecourseMeters meters = new RecourseMeters(registry);
+    private final RecourseMeters meters;
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private KafkaStreamsMetrics streamsMetrics;
     private HttpServer server;
 
-    /** A registry with the Recourse meters and the JVM binders; no endpoint yet. */
+    /** A registry with the Recourse meters (built-in label lists) and the JVM binders; no endpoint yet. */
     public RecourseMetrics() {
+        this(java.util.Set.of(), java.util.Set.of());
+    }
+
+    /**
+     * A registry with the Recourse meters and the JVM binders; no endpoint yet. The {@code agent_type}
+     * and {@code provider} labels allow the built-in lists plus the configured
+     * {@link RecourseConfig#METRICS_AGENT_TYPES} / {@link RecourseConfig#METRICS_PROVIDERS} (DESIGN §10).
+     */
+    public RecourseMetrics(RecourseConfig config) {
+        this(config.metricsAgentTypes(), config.metricsProviders());
+    }
+
+    private RecourseMetrics(java.util.Set<String> agentTypes, java.util.Set<String> providers) {
+        meters = new RecourseMeters(new io.recourse.streams.EvidenceCounters(registry), agentTypes, providers);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);

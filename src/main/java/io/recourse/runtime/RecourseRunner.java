@@ -2,6 +2,7 @@ package io.recourse.runtime;
 
 import io.recourse.streams.DeadLetterDeserializationHandler;
 import io.recourse.streams.DeadLetterProcessingHandler;
+import io.recourse.streams.DeadLetterProductionHandler;
 import io.recourse.streams.RecourseTopology;
 import io.recourse.streams.Topics;
 import io.micrometer.core.instrument.Metrics;
@@ -120,7 +121,7 @@ public final class RecourseRunner implements AutoCloseable {
                 StartupChecks.run(admin, topics,
                         StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
             }
-            metrics = new RecourseMetrics();
+            metrics = new RecourseMetrics(config);
             // topologies built with the global registry (the demos' builders) show on the endpoint too
             Metrics.addRegistry(metrics.registry());
             Topology topology = topologyBuilder.apply(config, metrics.meters());
@@ -213,6 +214,7 @@ public final class RecourseRunner implements AutoCloseable {
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class.getName());
         p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         // A default, not a fixed choice: the owners' tasks read several topics (events, controls, acks)
         // written by different producers, whose relative order the policies never rely on (DESIGN §6.3:
@@ -221,8 +223,16 @@ public final class RecourseRunner implements AutoCloseable {
         // input partition's fetched lag before each record (PartitionGroup.readyToProcess), about 10 % of
         // the stream thread in the benchmark's profile (BENCHMARKS.md); -1 processes what is buffered.
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, String.valueOf(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
+        // Static membership (DESIGN §8): a restarted instance rejoins as the same member within the
+        // session timeout (Kafka's default 45 s, session.timeout.ms) and gets its tasks back without a
+        // rebalance. Kafka Streams appends each stream thread's index to group.instance.id.
+        String instance = config.instanceName();
+        if (!config.embedded() && !instance.isEmpty()) {
+            p.putIfAbsent("group.instance.id", config.applicationId() + "-" + instance);
+        }
         // read by the dead-letter handlers' configure()
         p.put(RecourseConfig.TOPIC_DLQ, config.topicName(RecourseConfig.TOPIC_DLQ));
+        p.put(RecourseConfig.DLQ_MAX_RECORD_BYTES, String.valueOf(config.dlqMaxRecordBytes()));
         Properties props = new Properties();
         props.putAll(p);
         return props;

@@ -6,9 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Keeps one metric tag's cardinality bounded (DESIGN §10): values from frames (agent type,
- * provider) or from a replaceable catalogue (rule ids) are free strings, and every distinct tag value
- * is a time series. {@link #of} returns
+ * Keeps one metric tag's cardinality bounded (DESIGN §10): every distinct tag value is a time
+ * series. For values taken from input (agent type, provider) {@code extraCap} is 0, so only the
+ * allow-list ({@code known}) ever becomes a label value; for Recourse's own words (rule ids of a
+ * replaceable catalogue, owner results) a few more are admitted. {@link #of} returns
  * <ul>
  *   <li>{@value #NONE} for {@code null} or blank;</li>
  *   <li>the value in lower case when it is one of the known values;</li>

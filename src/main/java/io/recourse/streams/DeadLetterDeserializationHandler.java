@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.evidence.Sanitizer;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
@@ -20,8 +21,10 @@ public final class DeadLetterDeserializationHandler extends DeadLetterHandler im
     @Override
     public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
         LOG.warn("dead-lettering unreadable record {}-{}@{} (processor {}): {}", record.topic(), record.partition(),
-                record.offset(), context.processorNodeId(), exception.toString());
+                record.offset(), context.processorNodeId(),
+                exception.getClass().getName() + ": " + Sanitizer.sanitizeShort(exception.getMessage(), DeadLetters.MAX_MESSAGE_CHARS));
         return Response.resume(List.of(DeadLetters.record(dlqTopic(), record.key(), record.value(), record.headers(),
-                DeadLetters.DESERIALIZATION_FAILED, exception.toString(), record.topic(), record.partition(), record.offset())));
+                DeadLetters.DESERIALIZATION_FAILED, exception.toString(), record.topic(), record.partition(), record.offset(),
+                dlqMaxRecordBytes())));
     }
 }

@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.evidence.Sanitizer;
 import java.util.List;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -19,10 +20,13 @@ public final class DeadLetterProcessingHandler extends DeadLetterHandler impleme
 
     @Override
     public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
-        LOG.error("dead-lettering record {}-{}@{}: processor {} threw", context.topic(), context.partition(),
-                context.offset(), context.processorNodeId(), exception);
+        // The exception's message may quote input: the log gets it sanitized (DESIGN §9), the stack at debug.
+        LOG.error("dead-lettering record {}-{}@{}: processor {} threw {}: {}", context.topic(), context.partition(),
+                context.offset(), context.processorNodeId(), exception.getClass().getName(),
+                Sanitizer.sanitizeShort(exception.getMessage(), DeadLetters.MAX_MESSAGE_CHARS));
+        LOG.debug("stack of the dead-lettered record's exception", exception);
         return Response.resume(List.of(DeadLetters.record(dlqTopic(), context.sourceRawKey(), context.sourceRawValue(),
                 context.headers(), DeadLetters.PROCESSING_FAILED, exception.toString(), context.topic(),
-                context.partition(), context.offset())));
+                context.partition(), context.offset(), dlqMaxRecordBytes())));
     }
 }

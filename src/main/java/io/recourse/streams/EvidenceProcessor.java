@@ -33,6 +33,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
  * The evidence processor (DESIGN §4): the streaming plumbing around the pure
@@ -58,8 +59,10 @@ import org.apache.kafka.streams.state.WindowStore;
  * time under {@code recourse_timer_lag_seconds{owner=evidence, kind=idle|purge}}.
  *
  * <p><b>Decoded turn-state cache</b> (issue 8: reading and decoding the turn store's value was a
- * tenth of the stream thread). The processor keeps up to {@code turnCacheEntries} decoded states,
- * least recently used first out ({@code 0} disables it). It is a write-through view of the turn
+ * tenth of the stream thread). The processor keeps up to {@code turnCacheEntries} decoded states
+ * and up to {@code turnCacheBytes} of their estimated size ({@link TurnStateMapping#estimatedBytes}),
+ * least recently used first out ({@code 0} disables it), so large valid turns cannot exhaust the
+ * heap. It is a write-through view of the turn
  * store, never a replacement: every write goes to the store first and then to the cache (a
  * delete removes the entry), so the store, its changelog and the cache hold the same state; the
  * cached value is {@link TurnStateMapping#stored} of what was put — the state exactly as the store
@@ -91,8 +94,15 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
     private final Duration retention;
     private final Duration punctuationInterval;
     private final int turnCacheEntries;
+    private final long turnCacheBytes;
+    /** Estimated bytes of the cached states ({@link TurnStateMapping#estimatedBytes}). */
+    private long turnCacheUsed;
     /** turn key → decoded state, access order; {@code null} when disabled. */
-    private final LinkedHashMap<String, TurnState> turnCache;
+    private final LinkedHashMap<String, Cached> turnCache;
+
+    /** A cached state and its estimated size in bytes. */
+    private record Cached(TurnState state, long bytes) {
+    }
 
     private WindowStore<String, StoredSignal> signals;
     private KeyValueStore<String, TurnStateValue> turns;
@@ -100,26 +110,25 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
 
     EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
                       Duration retention, Duration punctuationInterval) {
-        this(assembler, classifier, meters, idle, retention, punctuationInterval, 0);
+        this(assembler, classifier, meters, idle, retention, punctuationInterval, 0, 0);
     }
 
     /**
      * @param turnCacheEntries decoded turn states cached per task ({@code ≥ 0}; {@code 0} = no
      *                         cache), {@code recourse.evidence.turn.cache.entries}
-     * @throws IllegalArgumentException when {@code turnCacheEntries < 0}
+     * @param turnCacheBytes   estimated bytes of the cached states per task ({@code ≥ 0}; {@code 0} =
+     *                         no cache), {@code recourse.evidence.turn.cache.bytes}
+     * @throws IllegalArgumentException when either is negative
      */
     EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
-                      Duration retention, Duration punctuationInterval, int turnCacheEntries) {
-        if (turnCacheEntries < 0) {
-            throw new IllegalArgumentException("turnCacheEntries must be ≥ 0: " + turnCacheEntries);
+                      Duration retention, Duration punctuationInterval, int turnCacheEntries, long turnCacheBytes) {
+        if (turnCacheEntries < 0 || turnCacheBytes < 0) {
+            throw new IllegalArgumentException("turn cache bounds must be ≥ 0: " + turnCacheEntries + ", " + turnCacheBytes);
         }
         this.turnCacheEntries = turnCacheEntries;
-        this.turnCache = turnCacheEntries == 0 ? null : new LinkedHashMap<>(Math.min(turnCacheEntries, 1024) * 2, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, TurnState> eldest) {
-                return size() > EvidenceProcessor.this.turnCacheEntries;
-            }
-        };
+        this.turnCacheBytes = turnCacheBytes;
+        this.turnCache = turnCacheEntries == 0 || turnCacheBytes == 0 ? null
+                : new LinkedHashMap<>(Math.min(turnCacheEntries, 1024) * 2, 0.75f, true);
         this.assembler = assembler;
         this.classifier = classifier;
         this.meters = meters;
@@ -162,6 +171,9 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         }
         TurnState state = step.state();
         step.signal().ifPresent(s -> signals.put(EvidenceAssembler.signalKey(turnKey, s.seq()), AvroMapping.toStored(s), timestamp));
+        if (before != null && !step.evictedSeqs().isEmpty()) {
+            deleteSignals(turnKey, step.evictedSeqs(), before.firstAppendAt().toEpochMilli(), timestamp);
+        }
         counters.droppedSignals(state.droppedSignals() - (before == null ? 0 : before.droppedSignals()));
         if (before == null) {
             timeIndex.put(EvidenceTimeIndex.key(appendedAt.plus(idle), Kind.IDLE, turnKey), PRESENT);
@@ -171,6 +183,24 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
         putTurn(turnKey, step.closesTurn() ? state.closedMarker() : state);
         if (step.closesTurn()) {
             close(turnKey, state, timestamp);
+        }
+    }
+
+    /**
+     * Deletes the stored signals the bounds no longer keep (DESIGN §4: the signal store holds at
+     * most a turn's bounded evidence). A window-store entry is deleted by putting {@code null} at
+     * its own timestamp, so each is looked up in the turn's append-time range first.
+     */
+    private void deleteSignals(String turnKey, List<Long> seqs, long from, long to) {
+        for (long seq : seqs) {
+            String key = EvidenceAssembler.signalKey(turnKey, seq);
+            List<Long> at = new ArrayList<>(1);
+            try (WindowStoreIterator<StoredSignal> it = signals.fetch(key, from, to)) {
+                it.forEachRemaining(kv -> at.add(kv.key));
+            }
+            for (long t : at) {
+                signals.put(key, null, t);
+            }
         }
     }
 
@@ -255,9 +285,9 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
     /** The turn's state: from the cache, else decoded from the turn store (and then cached); {@code null} when absent. */
     private TurnState load(String turnKey) {
         if (turnCache != null) {
-            TurnState cached = turnCache.get(turnKey);
+            Cached cached = turnCache.get(turnKey);
             if (cached != null) {
-                return cached;
+                return cached.state();
             }
         }
         TurnStateValue v = turns.get(turnKey);
@@ -265,17 +295,41 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
             return null;
         }
         TurnState state = TurnStateMapping.fromAvro(v);
-        if (turnCache != null) {
-            turnCache.put(turnKey, state);
-        }
+        cache(turnKey, state);
         return state;
+    }
+
+    /**
+     * Caches {@code state}, then evicts least recently used states while the cache holds more than
+     * {@code turnCacheEntries} states or more than {@code turnCacheBytes} estimated bytes (a state
+     * larger than the byte bound on its own is not cached).
+     */
+    private void cache(String turnKey, TurnState state) {
+        if (turnCache == null) {
+            return;
+        }
+        long bytes = TurnStateMapping.estimatedBytes(state);
+        Cached previous = turnCache.remove(turnKey);
+        if (previous != null) {
+            turnCacheUsed -= previous.bytes();
+        }
+        if (bytes > turnCacheBytes) {
+            return;
+        }
+        turnCache.put(turnKey, new Cached(state, bytes));
+        turnCacheUsed += bytes;
+        var it = turnCache.values().iterator();
+        while ((turnCache.size() > turnCacheEntries || turnCacheUsed > turnCacheBytes) && it.hasNext()) {
+            turnCacheUsed -= it.next().bytes();
+            it.remove();
+        }
     }
 
     /** Writes the turn store, then (only once the store accepted it) the cache. */
     private void putTurn(String turnKey, TurnState state) {
         turns.put(turnKey, TurnStateMapping.toAvro(state));
         if (turnCache != null) {
-            turnCache.put(turnKey, TurnStateMapping.stored(state));
+            cache(turnKey, TurnStateMapping.stored(state));
         }
     }
 
@@ -283,19 +337,29 @@ final class EvidenceProcessor extends ContextualProcessor<String, Frame, String,
     private void deleteTurn(String turnKey) {
         turns.delete(turnKey);
         if (turnCache != null) {
-            turnCache.remove(turnKey);
+            Cached gone = turnCache.remove(turnKey);
+            if (gone != null) {
+                turnCacheUsed -= gone.bytes();
+            }
         }
     }
 
     private void clearTurnCache() {
         if (turnCache != null) {
             turnCache.clear();
+            turnCacheUsed = 0;
         }
     }
 
     /** The cached decoded state of {@code turnKey}, or {@code null} (tests: a hit equals a store read). */
     TurnState cachedTurn(String turnKey) {
-        return turnCache == null ? null : turnCache.get(turnKey);
+        Cached c = turnCache == null ? null : turnCache.get(turnKey);
+        return c == null ? null : c.state();
+    }
+
+    /** Estimated bytes of the decoded turn-state cache (tests: the byte bound). */
+    long turnCacheBytesUsed() {
+        return turnCacheUsed;
     }
 
     /** Entries in the decoded turn-state cache (tests: the bound and the clearing on init). */

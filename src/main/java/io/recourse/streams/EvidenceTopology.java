@@ -93,9 +93,10 @@ public final class EvidenceTopology {
         Duration idle = config.evidenceIdle();
         Duration interval = config.punctuationInterval();
         int turnCacheEntries = config.evidenceTurnCacheEntries();
+        long turnCacheBytes = config.evidenceTurnCacheBytes();
         Map<String, KStream<String, EvidenceOutput>> out = frames
                 .process(() -> new EvidenceProcessor(assembler, classifier, meters, idle, retention, interval,
-                        turnCacheEntries),
+                        turnCacheEntries, turnCacheBytes),
                         Named.as(EVIDENCE_PROCESSOR), SIGNAL_STORE, TURN_STORE, TIME_INDEX_STORE)
                 .split(Named.as(EVIDENCE_SPLIT))
                 .branch((k, v) -> v instanceof EvidenceOutput.Classified, Branched.as(CLASSIFIED_BRANCH))

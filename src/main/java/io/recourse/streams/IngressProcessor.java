@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -24,9 +25,12 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
     private static final Logger LOG = LoggerFactory.getLogger(IngressProcessor.class);
 
     private final FrameAdmission admission;
+    private final int dlqMaxRecordBytes;
 
-    IngressProcessor(FrameAdmission admission) {
+    /** @param dlqMaxRecordBytes the bound of a dead letter ({@link DeadLetters#letter}) */
+    IngressProcessor(FrameAdmission admission, int dlqMaxRecordBytes) {
         this.admission = admission;
+        this.dlqMaxRecordBytes = dlqMaxRecordBytes;
     }
 
     @Override
@@ -40,7 +44,9 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
             return;
         }
         try {
-            context().forward(record.withKey(key).withValue(new Admission.Admitted(admission.admit(key, value))));
+            // Input headers never travel on (DESIGN §9): they may carry credentials.
+            context().forward(record.withKey(key).withValue(new Admission.Admitted(admission.admit(key, value)))
+                    .withHeaders(new RecordHeaders()));
         } catch (FrameRejection e) {
             reject(record, key, e.code(), e.getMessage());
         }
@@ -52,8 +58,10 @@ final class IngressProcessor extends ContextualProcessor<byte[], byte[], String,
         int partition = meta == null ? -1 : meta.partition();
         long offset = meta == null ? -1 : meta.offset();
         LOG.debug("rejecting frame {}-{}@{}: {}", topic, partition, offset, code);
-        context().forward(new Record<String, Admission>(key, new Admission.Rejected(record.key(), record.value()),
-                record.timestamp(), DeadLetters.headers(record.headers(), code, message, topic, partition, offset)));
+        DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(), code, message, topic,
+                partition, offset, dlqMaxRecordBytes);
+        context().forward(new Record<String, Admission>(key, new Admission.Rejected(letter.key(), letter.value()),
+                record.timestamp(), letter.headers()));
     }
 
     /** The key as text; malformed UTF-8 is an error, not a replacement character. */

@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.WireName;
 import io.recourse.avro.KanbanDispatchAckValue;
 import io.recourse.avro.SessionChain;
@@ -169,7 +170,8 @@ public final class InteractiveAvro {
         return KanbanDispatchAckValue.newBuilder()
                 .setCommandId(a.commandId())
                 .setStatus(a.status().wire())
-                .setReason(a.reason())
+                .setReason(wire(a.reason()))
+                .setReasonDetail(a.reasonDetail())
                 .setSessionId(a.sessionId())
                 .setPromptGeneration(a.promptGeneration())
                 .setOccurredAt(a.occurredAt())
@@ -178,8 +180,8 @@ public final class InteractiveAvro {
 
     /** The ack carried by a repartition-topic value. */
     public static KanbanDispatchAck fromAvro(KanbanDispatchAckValue a) {
-        return new KanbanDispatchAck(a.getCommandId(), AckStatus.fromWire(a.getStatus()), a.getReason(),
-                a.getSessionId(), a.getPromptGeneration(), a.getOccurredAt());
+        return new KanbanDispatchAck(a.getCommandId(), AckStatus.fromWire(a.getStatus()),
+                DispatchAckReason.fromInput(a.getReason()), a.getReasonDetail(), a.getSessionId(), a.getPromptGeneration(), a.getOccurredAt());
     }
 
     private static String wire(WireName value) {

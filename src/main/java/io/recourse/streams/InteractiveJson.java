@@ -1,26 +1,30 @@
 package io.recourse.streams;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.recourse.DispatchAckReason;
+import io.recourse.WireName;
+import io.recourse.ingress.DlqReason;
+import io.recourse.ingress.StrictJson;
+import io.recourse.interactive.AckStatus;
+import io.recourse.interactive.ControlAction;
 import io.recourse.interactive.KanbanDispatchAck;
 import io.recourse.interactive.SessionControl;
-import java.io.IOException;
+import java.util.function.Supplier;
 
 /**
- * Parses the interactive owner's JSON inputs (DESIGN §6.3, §6.4) with Jackson into the policy's
- * {@link SessionControl} and {@link KanbanDispatchAck}. Field names are snake_case; instants are
- * RFC 3339 text (UTC offset) or epoch milliseconds; enums use their wire names; unknown fields are
- * ignored (a newer producer may add some).
+ * Parses the interactive owner's JSON inputs (DESIGN §6.3, §6.4) strictly, with {@link StrictJson},
+ * into the policy's {@link SessionControl} and {@link KanbanDispatchAck}: well-formed UTF-8, one
+ * JSON object, no duplicate member names; snake_case fields; ids ({@code session_id},
+ * {@code command_id}) non-blank strings of at most {@value StrictJson#MAX_ID_LENGTH} characters
+ * without control characters; generations exact JSON integers ≥ 0; {@code occurred_at} required
+ * RFC 3339 text (from 1970 on); enums by wire name; unknown fields are ignored (a newer producer
+ * may add some).
  *
- * <p>Errors: {@link InputRejection} with code {@link #INVALID_JSON} when the bytes are not one
- * JSON object, or {@link #INVALID_SESSION_CONTROL} / {@link #INVALID_DISPATCH_ACK} when a
- * required field ({@code action}/{@code status}, {@code session_id}, {@code command_id}) is
- * missing or blank, or a field has the wrong type or an unknown wire name.
+ * <p>Errors: {@link InputRejection} with code {@link #INVALID_JSON} when the bytes are not
+ * UTF-8 or not one JSON object or repeat a member, or {@link #INVALID_SESSION_CONTROL} /
+ * {@link #INVALID_DISPATCH_ACK} when a required field ({@code action}/{@code status},
+ * {@code session_id}, {@code command_id}, {@code occurred_at}) is missing or blank, or a field has
+ * the wrong type, an out-of-range value, control characters or an unknown wire name.
  */
 public final class InteractiveJson {
 
@@ -31,14 +35,6 @@ public final class InteractiveJson {
     /** DLQ reason: a JSON object that is not a valid KanbanDispatchAck. */
     public static final String INVALID_DISPATCH_ACK = "invalid_dispatch_ack";
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .addModule(new JavaTimeModule())
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .disable(DeserializationFeature.READ_DATE_TIMESTAMPS_AS_NANOSECONDS) // a number is epoch milliseconds
-            .build();
-
     private InteractiveJson() {
     }
 
@@ -48,9 +44,12 @@ public final class InteractiveJson {
      * @throws InputRejection with {@link #INVALID_JSON} or {@link #INVALID_SESSION_CONTROL}
      */
     public static SessionControl control(byte[] json) {
-        SessionControl c = bind(json, SessionControl.class, INVALID_SESSION_CONTROL);
-        requireText(c.sessionId(), "session_id", INVALID_SESSION_CONTROL);
-        return c;
+        return strict(INVALID_SESSION_CONTROL, () -> {
+            JsonNode n = StrictJson.object(json);
+            return new SessionControl(wire(ControlAction.class, n, "action"), StrictJson.id(n, "session_id"),
+                    StrictJson.optionalInteger(n, "expected_generation", 0, Integer.MAX_VALUE),
+                    StrictJson.instant(n, "occurred_at"));
+        });
     }
 
     /**
@@ -59,42 +58,29 @@ public final class InteractiveJson {
      * @throws InputRejection with {@link #INVALID_JSON} or {@link #INVALID_DISPATCH_ACK}
      */
     public static KanbanDispatchAck ack(byte[] json) {
-        KanbanDispatchAck a = bind(json, KanbanDispatchAck.class, INVALID_DISPATCH_ACK);
-        requireText(a.sessionId(), "session_id", INVALID_DISPATCH_ACK);
-        requireText(a.commandId(), "command_id", INVALID_DISPATCH_ACK);
-        return a;
+        return strict(INVALID_DISPATCH_ACK, () -> {
+            JsonNode n = StrictJson.object(json);
+            return new KanbanDispatchAck(StrictJson.id(n, "command_id"), wire(AckStatus.class, n, "status"),
+                    DispatchAckReason.fromInput(StrictJson.optionalText(n, "reason", StrictJson.MAX_TEXT_LENGTH)),
+                    StrictJson.detail(n, "reason_detail"), StrictJson.id(n, "session_id"),
+                    StrictJson.optionalInteger(n, "prompt_generation", 0, Integer.MAX_VALUE),
+                    StrictJson.instant(n, "occurred_at"));
+        });
     }
 
-    private static <T> T bind(byte[] json, Class<T> type, String invalidCode) {
-        if (json == null) {
-            throw new InputRejection(INVALID_JSON, "value is missing (null)");
-        }
-        JsonNode tree;
+    private static <T> T strict(String invalidCode, Supplier<T> parse) {
         try {
-            tree = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new InputRejection(INVALID_JSON, "not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new InputRejection(INVALID_JSON, "not JSON: " + e.getMessage());
-        }
-        if (tree == null || !tree.isObject()) {
-            throw new InputRejection(INVALID_JSON, "not a JSON object");
-        }
-        try {
-            return MAPPER.treeToValue(tree, type);
-        } catch (JsonProcessingException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            String message = cause == e ? e.getOriginalMessage() : cause.getMessage();
-            throw new InputRejection(invalidCode, "not a " + type.getSimpleName() + ": " + message);
+            return parse.get();
+        } catch (StrictJson.Invalid e) {
+            String code = e.reason() == DlqReason.INVALID_JSON ? INVALID_JSON : invalidCode;
+            throw new InputRejection(code, e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw new InputRejection(invalidCode, "not a " + type.getSimpleName() + ": " + e.getMessage());
+            throw new InputRejection(invalidCode, "unknown wire name");
         }
     }
 
-    private static void requireText(String value, String field, String code) {
-        if (value == null || value.isBlank()) {
-            throw new InputRejection(code, field + " is missing or blank");
-        }
+    private static <E extends Enum<E> & WireName> E wire(Class<E> type, JsonNode n, String field) {
+        return WireName.parse(type, StrictJson.id(n, field));
     }
 
     /** A rejected input record: {@link #code()} becomes the DLQ's {@code recourse.error.code}. */

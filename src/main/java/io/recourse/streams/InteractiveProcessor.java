@@ -14,6 +14,7 @@ import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.SessionState;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerFired;
+import io.recourse.interactive.TimerKind;
 import io.recourse.interactive.TimerKey;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,7 +45,11 @@ import org.slf4j.LoggerFactory;
  * {@link TimerKey#scanFrom()} to {@link TimerKey#scanTo(Instant) scanTo(now)} (never the whole
  * store), and fires each due entry in key order (instant, kind, session) as {@link TimerFired},
  * deleting it first; {@code taskRunningSince} is the wall-clock instant of {@link #init}, which
- * Streams calls when the task reaches RUNNING after restoring its stores.
+ * Streams calls when the task reaches RUNNING after restoring its stores. For the start settle
+ * ({@code recourse.interactive.start.settle.ms}, default 2 s) after that instant, due RETRY entries
+ * stay in the index unfired: the session events restored or buffered while the task was down (a
+ * newer prompt of the session) are applied first, so a retry never fires past a newer generation
+ * the owner is about to see (the policy itself refuses a retry once it has seen one).
  *
  * <p>Record timestamps are broker wall-clock time ({@code LogAppendTime}); before the policy compares
  * a TurnOutcome's {@code recorded_at} with the injected clock (staleness, DESIGN §8) it is mapped onto
@@ -69,6 +74,7 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
     private final Duration punctuationInterval;
     private final UnaryOperator<Instant> recordClock;
     private final RecourseMeters meters;
+    private final Duration startSettle;
     private KeyValueStore<String, SessionStateValue> sessions;
     private KeyValueStore<Bytes, byte[]> timers;
     private Instant taskRunningSince;
@@ -83,6 +89,12 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
 
     InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval, UnaryOperator<Instant> recordClock,
                          RecourseMeters meters) {
+        this(policy, punctuationInterval, recordClock, meters, Duration.ZERO);
+    }
+
+    InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval, UnaryOperator<Instant> recordClock,
+                         RecourseMeters meters, Duration startSettle) {
+        this.startSettle = startSettle;
         this.policy = policy;
         this.punctuationInterval = punctuationInterval;
         this.recordClock = recordClock;
@@ -128,10 +140,14 @@ final class InteractiveProcessor extends ContextualProcessor<String, Interactive
     /** Fires every entry of the time index due at or before now, in key order. */
     void fireDue() {
         Instant now = now();
+        boolean settling = now.isBefore(taskRunningSince.plus(startSettle));
         List<Bytes> due = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = timers.range(Bytes.wrap(TimerKey.scanFrom()), Bytes.wrap(TimerKey.scanTo(now)))) {
             while (it.hasNext() && due.size() < MAX_FIRED_PER_PUNCTUATION) {
-                due.add(it.next().key);
+                Bytes key = it.next().key;
+                if (!settling || TimerKey.decode(key.get()).kind() != TimerKind.RETRY) {
+                    due.add(key);
+                }
             }
         }
         for (Bytes key : due) {

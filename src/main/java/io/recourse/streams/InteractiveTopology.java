@@ -95,13 +95,13 @@ public final class InteractiveTopology {
     }
 
     /**
-     * The policy configuration for {@code config}: DESIGN defaults with {@code recourse.staleness.ms}
-     * and {@code recourse.dispatch.timeout.ms} applied.
+     * The policy configuration for {@code config}: DESIGN defaults with {@code recourse.staleness.ms},
+     * {@code recourse.dispatch.timeout.ms} and {@code recourse.outcome.timeout.ms} applied.
      */
     public static InteractiveConfig interactiveConfig(RecourseConfig config) {
         InteractiveConfig d = InteractiveConfig.defaults();
         return new InteractiveConfig(d.nominalDelays(), d.jitterRatio(), d.rateLimitHintMax(), config.staleness(),
-                config.dispatchTimeout(), d.sessionTtl());
+                config.dispatchTimeout(), d.sessionTtl(), config.outcomeTimeout());
     }
 
     /**
@@ -188,7 +188,8 @@ public final class InteractiveTopology {
         Map<String, KStream<String, InteractiveOutput>> outputs = events
                 .merge(controls, Named.as(MERGE_CONTROLS))
                 .merge(acks, Named.as(MERGE_ACKS))
-                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock, meters),
+                .process(() -> new InteractiveProcessor(policy, config.punctuationInterval(), recordClock, meters,
+                        config.interactiveStartSettle()),
                         Named.as(INTERACTIVE_PROCESSOR), SESSIONS_STORE, TIMERS_STORE)
                 .split(Named.as(OUTPUT_SPLIT))
                 .branch((key, out) -> out instanceof InteractiveOutput.Command, Branched.as(COMMAND_BRANCH))
@@ -226,7 +227,8 @@ public final class InteractiveTopology {
             String admittedName, JsonInputProcessorSpec<D, A> spec) {
         Map<String, KStream<String, InteractiveAdmission<A>>> branches = builder
                 .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(sourceName))
-                .process(() -> new JsonInputProcessor<>(spec.parse(), spec.sessionId(), spec.toAvro()), Named.as(parserName))
+                .process(() -> new JsonInputProcessor<>(spec.parse(), spec.sessionId(), spec.toAvro(),
+                        DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parserName))
                 .split(Named.as(splitName))
                 .branch((key, value) -> value instanceof InteractiveAdmission.Rejected, Branched.as(REJECTED_BRANCH))
                 .defaultBranch(Branched.as(ADMITTED_BRANCH));

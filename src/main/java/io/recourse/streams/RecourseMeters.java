@@ -33,12 +33,15 @@ import java.util.Set;
  * </ul>
  *
  * <p>Cardinality: {@code code}, {@code class}, {@code confidence}, {@code context}, {@code owner}
- * and {@code kind} are closed enums. {@code rule_id}, {@code agent_type}, {@code provider} and
- * {@code result} go through a {@link BoundedTag}: {@code none} when absent; the known agent types
- * and providers of the corpus always kept; up to {@value #EXTRA_AGENT_TYPES} other agent types,
- * {@value #EXTRA_PROVIDERS} other providers, {@value #EXTRA_RULE_IDS} rule ids and
- * {@value #EXTRA_RESULTS} results (first seen, well-formed names) kept; {@code other} beyond.
- * Thread-safe.
+ * and {@code kind} are closed enums. {@code agent_type} and {@code provider} come from an
+ * allow-list, never from whoever comes first (DESIGN §10): {@code none} when absent, the value when
+ * it is one of {@link #KNOWN_AGENT_TYPES} / {@link #KNOWN_PROVIDERS} or of the configured
+ * {@code recourse.metrics.agent-types} / {@code recourse.metrics.providers}, else {@code other} —
+ * so a frame's free text never becomes a label value, and a genuine new adapter is named by
+ * configuration. {@code rule_id} and {@code result} are Recourse's own words (the catalogue's rule
+ * ids, the owners' wire names) and go through a {@link BoundedTag}: up to
+ * {@value #EXTRA_RULE_IDS} rule ids and {@value #EXTRA_RESULTS} results (first seen, well-formed
+ * names) kept; {@code other} beyond. Thread-safe.
  */
 public final class RecourseMeters {
 
@@ -47,14 +50,14 @@ public final class RecourseMeters {
     public static final String STALE_EVIDENCE = "recourse.stale.evidence";
     public static final String TIMER_LAG = "recourse.timer.lag";
 
-    /** Agent types the corpus knows (always kept as tag values). */
-    static final Set<String> KNOWN_AGENT_TYPES = Set.of("claude-acp", "codex-acp", "gemini-cli", "opencode-acp",
-            "goose-acp", "amp-acp", "copilot-acp");
-    /** Providers the corpus knows (always kept as tag values). */
-    static final Set<String> KNOWN_PROVIDERS = Set.of("anthropic", "openai", "google-gemini-api", "google-code-assist",
-            "opencode");
-    static final int EXTRA_AGENT_TYPES = 16;
-    static final int EXTRA_PROVIDERS = 16;
+    /** Built-in agent types (ACP adapters and agent CLIs) kept as {@code agent_type} label values. */
+    public static final Set<String> KNOWN_AGENT_TYPES = Set.of("claude-acp", "claude-code", "codex-acp", "codex-cli",
+            "gemini-cli", "opencode-acp", "goose-acp", "copilot-acp", "cursor-acp", "qwen-code", "amp-acp", "aider",
+            "cline", "kiro-cli", "auggie-acp", "crush-acp", "kimi-cli", "droid-acp", "junie-acp");
+    /** Built-in providers kept as {@code provider} label values. */
+    public static final Set<String> KNOWN_PROVIDERS = Set.of("anthropic", "openai", "google", "google-gemini-api",
+            "google-code-assist", "vertex", "bedrock", "azure", "openrouter", "deepseek", "mistral", "xai", "moonshot",
+            "zai", "dashscope", "groq", "together", "fireworks", "cerebras", "ollama", "github-copilot", "opencode");
     static final int EXTRA_RULE_IDS = 512;
     static final int EXTRA_RESULTS = 32;
 
@@ -70,8 +73,8 @@ public final class RecourseMeters {
 
     private final MeterRegistry registry;
     private final EvidenceCounters evidence;
-    private final BoundedTag agentTypes = new BoundedTag(KNOWN_AGENT_TYPES, EXTRA_AGENT_TYPES);
-    private final BoundedTag providers = new BoundedTag(KNOWN_PROVIDERS, EXTRA_PROVIDERS);
+    private final BoundedTag agentTypes;
+    private final BoundedTag providers;
     private final BoundedTag ruleIds = new BoundedTag(Set.of(), EXTRA_RULE_IDS);
     private final BoundedTag results = new BoundedTag(Set.of(), EXTRA_RESULTS);
 
@@ -80,10 +83,31 @@ public final class RecourseMeters {
         this(new EvidenceCounters(registry));
     }
 
-    /** Meters on the registry of {@code evidence}, sharing those evidence counters. */
+    /** Meters on the registry of {@code evidence}, sharing those evidence counters; built-in label lists only. */
     public RecourseMeters(EvidenceCounters evidence) {
+        this(evidence, Set.of(), Set.of());
+    }
+
+    /**
+     * Meters on the registry of {@code evidence}, with label values allowed beyond the built-in
+     * lists (the configured {@code recourse.metrics.agent-types} / {@code recourse.metrics.providers}).
+     *
+     * @param agentTypes extra {@code agent_type} values (compared in lower case)
+     * @param providers  extra {@code provider} values (compared in lower case)
+     */
+    public RecourseMeters(EvidenceCounters evidence, Set<String> agentTypes, Set<String> providers) {
         this.evidence = Objects.requireNonNull(evidence, "evidence");
         this.registry = evidence.registry();
+        this.agentTypes = new BoundedTag(union(KNOWN_AGENT_TYPES, agentTypes), 0);
+        this.providers = new BoundedTag(union(KNOWN_PROVIDERS, providers), 0);
+    }
+
+    private static Set<String> union(Set<String> builtIn, Set<String> configured) {
+        Set<String> all = new java.util.HashSet<>(builtIn);
+        for (String v : configured) {
+            all.add(v.strip().toLowerCase(java.util.Locale.ROOT));
+        }
+        return all;
     }
 
     /** Meters on Micrometer's global registry: what {@code RecourseTopology.build(config)} uses. */

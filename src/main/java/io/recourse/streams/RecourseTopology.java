@@ -170,7 +170,7 @@ public final class RecourseTopology {
         // (1) ingress
         Map<String, KStream<String, Admission>> branches = builder
                 .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
-                .process(() -> new IngressProcessor(admission), Named.as(INGRESS_PROCESSOR))
+                .process(() -> new IngressProcessor(admission, DeadLetters.maxRecordBytes(topics.dlq())), Named.as(INGRESS_PROCESSOR))
                 .split(Named.as(INGRESS_SPLIT))
                 .branch((key, admitted) -> admitted instanceof Admission.Rejected, Branched.as(INGRESS_REJECTED_BRANCH))
                 .defaultBranch(Branched.as(INGRESS_ADMITTED_BRANCH));

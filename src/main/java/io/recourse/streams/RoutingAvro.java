@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.DispatchAckReason;
 import io.recourse.WireName;
 import io.recourse.avro.CandidateBlock;
 import io.recourse.avro.ClassPolicyValue;
@@ -214,7 +215,7 @@ public final class RoutingAvro {
                     .setAction(c.action().wire()).setExpectedAttempt(c.expectedAttempt()).setOccurredAt(c.occurredAt()).build();
         } else if (input instanceof OfficeDispatchAck a) {
             inner = OfficeDispatchAckValue.newBuilder().setCommandId(a.commandId()).setStatus(a.status().wire())
-                    .setReason(a.reason()).setRunId(a.runId()).setWorkspaceId(a.workspaceId()).setSessionId(a.sessionId())
+                    .setReason(wire(a.reason())).setReasonDetail(a.reasonDetail()).setRunId(a.runId()).setWorkspaceId(a.workspaceId()).setSessionId(a.sessionId())
                     .setPromptGeneration(a.promptGeneration()).setOccurredAt(a.occurredAt()).build();
         } else {
             throw new IllegalArgumentException("not an Office input: " + (input == null ? null : input.getClass()));
@@ -237,7 +238,8 @@ public final class RoutingAvro {
                     c.getExpectedAttempt(), c.getOccurredAt());
         }
         if (inner instanceof OfficeDispatchAckValue a) {
-            return new OfficeDispatchAck(a.getCommandId(), WireName.parse(AckStatus.class, a.getStatus()), a.getReason(),
+            return new OfficeDispatchAck(a.getCommandId(), WireName.parse(AckStatus.class, a.getStatus()),
+                    DispatchAckReason.fromInput(a.getReason()), a.getReasonDetail(),
                     a.getRunId(), a.getWorkspaceId(), a.getSessionId(), a.getPromptGeneration(), a.getOccurredAt());
         }
         throw new IllegalArgumentException("unknown Office input branch " + (inner == null ? null : inner.getClass()));

@@ -1,38 +1,36 @@
 package io.recourse.streams;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.recourse.WireName;
+import io.recourse.DispatchAckReason;
 import io.recourse.ingress.DlqReason;
+import io.recourse.ingress.StrictJson;
 import io.recourse.routing.AckStatus;
 import io.recourse.routing.OfficeDispatchAck;
 import io.recourse.routing.RunControl;
 import io.recourse.routing.RunControlAction;
 import io.recourse.routing.RunFinished;
 import io.recourse.routing.RunRequest;
-import java.io.IOException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.util.function.Supplier;
 
 /**
- * Parses the routing owner's JSON inputs (DESIGN §7.1, §7.3) with Jackson: snake_case fields,
- * instants as RFC 3339 text with an offset or epoch milliseconds, enums by wire name; unknown
+ * Parses the routing owner's JSON inputs (DESIGN §7.1, §7.3) strictly, with {@link StrictJson}:
+ * well-formed UTF-8, one JSON object, no duplicate member names; snake_case fields; ids non-blank
+ * strings of at most {@value StrictJson#MAX_ID_LENGTH} characters without control characters;
+ * {@code occurred_at} required RFC 3339 text; integers exact JSON integers in range
+ * ({@code expected_attempt} ≥ 0, {@code prompt_generation} ≥ 0); enums by wire name; unknown
  * fields are ignored (a newer producer may add some).
  *
  * <p>{@code recourse.office.run-requests} carries RunRequest and RunFinished: an optional
  * {@code type} ({@code run_request} | {@code run_finished}) decides; without it a document with
  * {@code dynamic_profile_id} is a RunRequest, else a RunFinished.
  *
- * <p>Errors: {@link Rejection} with the ingress DLQ reason codes: {@code invalid_json} (not one
- * JSON object), {@code missing_field} (a required field is absent or blank), {@code invalid_field}
- * (wrong type, unknown wire name, bad instant).
+ * <p>Errors: {@link Rejection} with the ingress DLQ reason codes: {@code invalid_json} (not UTF-8,
+ * not one JSON object, a duplicate member), {@code missing_field} (a required field is absent or
+ * blank), {@code invalid_field} (wrong type, out of range, control characters, unknown wire name,
+ * bad instant).
  */
 public final class RoutingJson {
-
-    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
     private RoutingJson() {
     }
@@ -43,113 +41,69 @@ public final class RoutingJson {
      * @throws Rejection on a bad document
      */
     public static Object runRequestOrFinished(byte[] json) {
-        JsonNode n = object(json);
-        String type = optionalText(n, "type");
-        boolean request = type == null ? n.hasNonNull("dynamic_profile_id") : switch (type) {
-            case "run_request" -> true;
-            case "run_finished" -> false;
-            default -> throw new Rejection(DlqReason.INVALID_FIELD.wire(), "type: unknown value '" + type + "'");
-        };
-        if (request) {
-            return new RunRequest(text(n, "request_id"), text(n, "run_id"), text(n, "workspace_id"),
-                    text(n, "dynamic_profile_id"), optionalText(n, "task_id"), instant(n, "occurred_at"));
-        }
-        return new RunFinished(text(n, "run_id"), text(n, "workspace_id"), instant(n, "occurred_at"));
+        return strict(() -> {
+            JsonNode n = StrictJson.object(json);
+            String type = StrictJson.optionalId(n, "type");
+            boolean request = type == null ? n.hasNonNull("dynamic_profile_id") : switch (type) {
+                case "run_request" -> true;
+                case "run_finished" -> false;
+                default -> throw new Rejection(DlqReason.INVALID_FIELD.wire(), "type: unknown value");
+            };
+            if (request) {
+                return new RunRequest(StrictJson.id(n, "request_id"), StrictJson.id(n, "run_id"),
+                        StrictJson.id(n, "workspace_id"), StrictJson.id(n, "dynamic_profile_id"),
+                        StrictJson.optionalId(n, "task_id"), StrictJson.instant(n, "occurred_at"));
+            }
+            return new RunFinished(StrictJson.id(n, "run_id"), StrictJson.id(n, "workspace_id"),
+                    StrictJson.instant(n, "occurred_at"));
+        });
     }
 
     /**
-     * A RunControl from its JSON bytes ({@code expected_attempt} is required).
+     * A RunControl from its JSON bytes ({@code expected_attempt} is required, ≥ 0: a run parked
+     * before its first launch is at attempt 0).
      *
      * @throws Rejection on a bad document
      */
     public static RunControl runControl(byte[] json) {
-        JsonNode n = object(json);
-        return new RunControl(text(n, "run_id"), text(n, "workspace_id"), wire(RunControlAction.class, n, "action"),
-                integer(n, "expected_attempt"), instant(n, "occurred_at"));
+        return strict(() -> {
+            JsonNode n = StrictJson.object(json);
+            return new RunControl(StrictJson.id(n, "run_id"), StrictJson.id(n, "workspace_id"),
+                    wire(RunControlAction.class, n, "action"),
+                    StrictJson.integer(n, "expected_attempt", 0, Integer.MAX_VALUE), StrictJson.instant(n, "occurred_at"));
+        });
     }
 
     /**
-     * An OfficeDispatchAck from its JSON bytes.
+     * An OfficeDispatchAck from its JSON bytes ({@code prompt_generation} optional, ≥ 0).
      *
      * @throws Rejection on a bad document
      */
     public static OfficeDispatchAck dispatchAck(byte[] json) {
-        JsonNode n = object(json);
-        Integer generation = n.hasNonNull("prompt_generation") ? integer(n, "prompt_generation") : null;
-        return new OfficeDispatchAck(text(n, "command_id"), wire(AckStatus.class, n, "status"), optionalText(n, "reason"),
-                text(n, "run_id"), text(n, "workspace_id"), optionalText(n, "session_id"), generation,
-                instant(n, "occurred_at"));
+        return strict(() -> {
+            JsonNode n = StrictJson.object(json);
+            Integer generation = StrictJson.optionalInteger(n, "prompt_generation", 0, Integer.MAX_VALUE);
+            return new OfficeDispatchAck(StrictJson.id(n, "command_id"), wire(AckStatus.class, n, "status"),
+                    DispatchAckReason.fromInput(StrictJson.optionalText(n, "reason", StrictJson.MAX_TEXT_LENGTH)),
+                    StrictJson.detail(n, "reason_detail"), StrictJson.id(n, "run_id"), StrictJson.id(n, "workspace_id"), StrictJson.optionalId(n, "session_id"),
+                    generation, StrictJson.instant(n, "occurred_at"));
+        });
     }
 
-    private static JsonNode object(byte[] json) {
-        if (json == null) {
-            throw new Rejection(DlqReason.INVALID_JSON.wire(), "value is missing (null)");
-        }
-        JsonNode tree;
+    private static <T> T strict(Supplier<T> parse) {
         try {
-            tree = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new Rejection(DlqReason.INVALID_JSON.wire(), "not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new Rejection(DlqReason.INVALID_JSON.wire(), "not JSON: " + e.getMessage());
-        }
-        if (tree == null || !tree.isObject()) {
-            throw new Rejection(DlqReason.INVALID_JSON.wire(), "not a JSON object");
-        }
-        return tree;
-    }
-
-    private static String text(JsonNode n, String field) {
-        String v = optionalText(n, field);
-        if (v == null || v.isBlank()) {
-            throw new Rejection(DlqReason.MISSING_FIELD.wire(), field + " is missing or blank");
-        }
-        return v;
-    }
-
-    private static String optionalText(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            throw new Rejection(DlqReason.INVALID_FIELD.wire(), field + " must be a string");
-        }
-        return v.asText();
-    }
-
-    private static int integer(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            throw new Rejection(DlqReason.MISSING_FIELD.wire(), field + " is missing");
-        }
-        if (!v.canConvertToInt() || !v.isIntegralNumber()) {
-            throw new Rejection(DlqReason.INVALID_FIELD.wire(), field + " must be an integer");
-        }
-        return v.intValue();
-    }
-
-    private static Instant instant(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            throw new Rejection(DlqReason.MISSING_FIELD.wire(), field + " is missing");
-        }
-        if (v.isIntegralNumber()) {
-            return Instant.ofEpochMilli(v.longValue());
-        }
-        try {
-            return OffsetDateTime.parse(v.asText()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new Rejection(DlqReason.INVALID_FIELD.wire(), field + " is not an RFC 3339 instant");
+            return parse.get();
+        } catch (StrictJson.Invalid e) {
+            throw new Rejection(e.reason().wire(), e.getMessage());
         }
     }
 
     private static <E extends Enum<E> & WireName> E wire(Class<E> type, JsonNode n, String field) {
-        String v = text(n, field);
+        String v = StrictJson.id(n, field);
         try {
             return WireName.parse(type, v);
         } catch (IllegalArgumentException e) {
-            throw new Rejection(DlqReason.INVALID_FIELD.wire(), field + ": " + e.getMessage());
+            throw new Rejection(DlqReason.INVALID_FIELD.wire(), field + ": unknown value");
         }
     }
 

@@ -5,7 +5,10 @@ import io.recourse.avro.RouteConfigValue;
 import io.recourse.avro.RoutingRunValue;
 import io.recourse.avro.RoutingWorkspaceValue;
 import io.recourse.avro.SessionEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import io.recourse.ingress.DlqReason;
+import io.recourse.ingress.StrictJson;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.OfficeDispatchAck;
 import io.recourse.routing.RouteConfigJson;
@@ -21,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -36,6 +40,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The unattended routing (Office) owner's sub-topology (DESIGN §7, §8), attached to the Recourse
@@ -81,6 +87,16 @@ public final class RoutingTopology {
     public static final String ROUTE_CONFIG_VALIDATED_SOURCE = "recourse-route-config-validated-source";
     /** DLQ reason of a route configuration document that does not validate (the message lists the field errors). */
     public static final String INVALID_ROUTE_CONFIG = "invalid_route_config";
+    /** DLQ reason: a null value on the route configuration topic while tombstones are rejected (DESIGN §7.1). */
+    public static final String ROUTE_CONFIG_TOMBSTONE_REJECTED = "route_config_tombstone_rejected";
+    /** Counter of unknown members ignored in accepted route configuration documents. */
+    public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = "recourse.route.config.unknown.fields";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingTopology.class);
+    private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9_.\\[\\]/-]{1,64}");
+    private static final Counter UNKNOWN_FIELDS = Counter.builder(ROUTE_CONFIG_UNKNOWN_FIELDS)
+            .description("unknown members ignored in accepted route configuration documents")
+            .register(Metrics.globalRegistry);
 
     // --- Office inputs ---
     public static final String RUN_REQUESTS_SOURCE = "recourse-run-requests-source";
@@ -189,7 +205,7 @@ public final class RoutingTopology {
      */
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsByWorkspace,
                               Topics topics, RecourseConfig config, Options options) {
-        attachRouteConfig(builder, topics);
+        attachRouteConfig(builder, topics, config.routeConfigTombstonesAllowed());
 
         int partitions = config.ownerPartitions();
         KStream<String, Object> events = sessionEventsByWorkspace.mapValues(
@@ -232,16 +248,23 @@ public final class RoutingTopology {
 
     /**
      * The route configuration stage (DESIGN §7.1): validate and normalize {@code recourse.route-config}
-     * into the compacted {@code recourse.route-config.validated} (a tombstone passes on: the profile is
-     * deleted), rejects to the DLQ with reason {@value #INVALID_ROUTE_CONFIG} (or {@code key_mismatch}),
+     * into the compacted {@code recourse.route-config.validated}, rejects to the DLQ with reason
+     * {@value #INVALID_ROUTE_CONFIG} (or {@code key_mismatch}, or {@value #ROUTE_CONFIG_TOMBSTONE_REJECTED}
+     * for a null value when tombstones are not allowed, so the last valid document stays in force),
      * and the GlobalKTable over the validated topic whose store is {@value #ROUTE_CONFIG_STORE}.
+     * Unknown members of a valid document are logged and counted
+     * ({@value #ROUTE_CONFIG_UNKNOWN_FIELDS}), never fatal.
+     *
+     * @param tombstonesAllowed {@code recourse.route-config.tombstones=allow}: a null value passes on
+     *                          and deletes the profile's document
      */
-    static void attachRouteConfig(StreamsBuilder builder, Topics topics) {
+    static void attachRouteConfig(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed) {
         Topic<String, RouteConfigValue> validated = topics.routeConfigValidated();
         Map<String, KStream<String, RoutingAdmission<RouteConfigValue>>> branches = builder
                 .stream(topics.routeConfig().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName(ROUTE_CONFIG_SOURCE))
-                .process(() -> new RoutingInputProcessor<RouteConfigValue>(RoutingTopology::validateRouteConfig),
+                .process(() -> new RoutingInputProcessor<RouteConfigValue>(r -> validateRouteConfig(r, tombstonesAllowed),
+                        DeadLetters.maxRecordBytes(topics.dlq())),
                         Named.as(ROUTE_CONFIG_VALIDATE))
                 .split(Named.as(ROUTE_CONFIG_SPLIT))
                 .branch((k, v) -> v instanceof RoutingAdmission.Rejected, Branched.as(REJECTED_BRANCH))
@@ -255,19 +278,44 @@ public final class RoutingTopology {
                         .withKeySerde(validated.keySerde()).withValueSerde(validated.valueSerde()));
     }
 
-    /** Validates one route-config record: a tombstone needs its key; a document must validate and carry its key's id. */
-    private static RoutingInputProcessor.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record) {
+    /**
+     * Validates one route-config record: a null value is a delete only when tombstones are allowed
+     * (and needs its key); a document must validate and carry its key's id.
+     */
+    private static RoutingInputProcessor.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record,
+                                                                                      boolean tombstonesAllowed) {
         if (record.value() == null) {
+            if (!tombstonesAllowed) {
+                throw new RoutingJson.Rejection(ROUTE_CONFIG_TOMBSTONE_REJECTED,
+                        "null value: deleting a route configuration needs " + RecourseConfig.ROUTE_CONFIG_TOMBSTONES + "=allow");
+            }
             if (record.key() == null) {
                 throw new RoutingJson.Rejection(DlqReason.MISSING_FIELD.wire(), "tombstone without a key");
             }
-            return new RoutingInputProcessor.Parsed<>(new String(record.key(), StandardCharsets.UTF_8), null);
+            String key;
+            try {
+                key = StrictJson.utf8(record.key());
+            } catch (StrictJson.Invalid e) {
+                throw new RoutingJson.Rejection(DlqReason.INVALID_KEY.wire(), "key: " + e.getMessage());
+            }
+            return new RoutingInputProcessor.Parsed<>(key, null);
         }
-        RouteConfigValidation v = RouteConfigJson.read(new String(record.value(), StandardCharsets.UTF_8));
+        RouteConfigValidation v = RouteConfigJson.read(record.value());
         if (!v.isValid()) {
             throw new RoutingJson.Rejection(INVALID_ROUTE_CONFIG, v.reason());
         }
+        if (!v.unknownFields().isEmpty()) {
+            UNKNOWN_FIELDS.increment(v.unknownFields().size());
+            LOG.info("route configuration {} accepted with {} unknown field(s) ignored: {}",
+                    safe(v.config().dynamicProfileId()), v.unknownFields().size(),
+                    v.unknownFields().stream().limit(8).map(RoutingTopology::safe).toList());
+        }
         return new RoutingInputProcessor.Parsed<>(v.config().dynamicProfileId(), RoutingAvro.toAvro(v.config()));
+    }
+
+    /** Producer text fit for a log line: itself when it is a short plain name or path, else {@code ?}. */
+    private static String safe(String s) {
+        return s != null && SAFE_NAME.matcher(s).matches() ? s : "?";
     }
 
     /** Source → parse → split: rejects to the DLQ; admitted inputs re-keyed by workspace through the named repartition topic. */
@@ -280,7 +328,7 @@ public final class RoutingTopology {
                 .process(() -> new RoutingInputProcessor<OfficeInputValue>(record -> {
                     Object in = parse.apply(record.value());
                     return new RoutingInputProcessor.Parsed<>(workspaceOf(in), RoutingAvro.toAvroInput(in));
-                }), Named.as(parseName))
+                }, DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parseName))
                 .split(Named.as(splitName))
                 .branch((k, v) -> v instanceof RoutingAdmission.Rejected, Branched.as(REJECTED_BRANCH))
                 .defaultBranch(Branched.as(ADMITTED_BRANCH));

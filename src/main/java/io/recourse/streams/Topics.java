@@ -68,7 +68,9 @@ public record Topics(
                 new Topic<>(config.topicName(TOPIC_OFFICE_DISPATCH_ACKS), s, b, DELETE),
                 new Topic<>(config.topicName(TOPIC_ROUTE_CONFIG), s, b, COMPACT),
                 new Topic<>(config.topicName(TOPIC_ROUTE_CONFIG_VALIDATED), s, AvroSerde.of(RouteConfigValue.class), COMPACT),
-                new Topic<>(config.topicName(TOPIC_DLQ), b, b, DELETE),
+                new Topic<>(config.topicName(TOPIC_DLQ), b, b, Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(config.dlqMaxRecordBytes()))),
                 new Topic<>(config.topicName(TOPIC_CLASSIFICATIONS), s, AvroSerde.of(Classification.class), DELETE),
                 new Topic<>(config.topicName(TOPIC_UNCLASSIFIED_EVIDENCE), s, AvroSerde.of(UnclassifiedEvidence.class), DELETE),
                 new Topic<>(config.topicName(TOPIC_KANBAN_RETRY_COMMANDS), s, AvroSerde.of(RetryCommand.class), DELETE),

@@ -112,6 +112,23 @@ public final class TurnStateMapping {
     }
 
     /**
+     * An estimate in bytes of the heap a decoded {@code s} takes (the turn-state cache's byte
+     * bound): a fixed part for the objects and instants, two bytes per character of its strings,
+     * and a part per effect mark and kept-signal reference. An over- rather than under-estimate.
+     */
+    public static long estimatedBytes(TurnState s) {
+        TurnContext c = s.context();
+        long chars = len(c.sessionId()) + len(c.commandId()) + len(c.agentType()) + len(c.agentProfileId())
+                + len(c.executionProfileId()) + len(c.providerId()) + len(c.modelId()) + len(c.runId())
+                + len(c.workspaceId()) + len(c.taskId()) + len(s.promptRequestId());
+        return 640 + 2 * chars + 64L * s.effects().size() + 48L * s.kept().size();
+    }
+
+    private static long len(String v) {
+        return v == null ? 0 : 48 + v.length();
+    }
+
+    /**
      * The state as the turn store gives it back: {@code fromAvro(decode(encode(toAvro(s))))} equals
      * {@code stored(s)} — the instants cut to whole milliseconds ({@code timestamp-millis}), all
      * else as it is. Returns {@code s} itself when it has no sub-millisecond instant. The

@@ -549,10 +549,29 @@ class EvidenceAssemblerTest {
 
         @Test
         void turnStartedPrefersTheGatewaysPromptDigest() {
+            String digest = "ab".repeat(32);
             Frame request = frame(1, FrameSource.ACP_REQUEST, "{\"id\":7,\"method\":\"session/prompt\",\"params\":{\"prompt\":[]}}")
-                    .promptDigest("abc123").build();
+                    .promptDigest(digest).build();
 
-            assertThat(((TurnStarted) feed(request).get(0)).promptDigest()).isEqualTo("abc123");
+            assertThat(((TurnStarted) feed(request).get(0)).promptDigest()).isEqualTo(digest);
+        }
+
+        @Test
+        void aGatewayPromptDigestThatIsNotAHexDigestIsNotKept() {
+            Frame request = frame(1, FrameSource.ACP_REQUEST, "{\"id\":7,\"method\":\"session/prompt\",\"params\":{\"prompt\":[]}}")
+                    .promptDigest("sk-proj-planted0secret0value0000").build();
+
+            assertThat(((TurnStarted) feed(request).get(0)).promptDigest())
+                    .isEqualTo(PromptDigest.digest(Frames.json("[]")));
+        }
+
+        @Test
+        void anAgentTypeIsSanitizedBeforeItReachesTheTurnContext() {
+            Frame request = frame(1, FrameSource.ACP_REQUEST, "{\"id\":7,\"method\":\"session/prompt\",\"params\":{\"prompt\":[]}}")
+                    .agentType("sk-proj-planted0secret0value0000").build();
+
+            assertThat(((TurnStarted) feed(request).get(0)).context().agentType())
+                    .doesNotContain("planted0secret").isEqualTo(Sanitizer.REDACTED);
         }
 
         @Test

@@ -25,6 +25,7 @@ final class Frames {
     private String commandId;
     private Integer retryOf;
     private String promptDigest;
+    private String agentType = "codex-acp";
     private JsonNode turnConfig;
     private boolean resumeGuarantee;
 
@@ -126,6 +127,11 @@ final class Frames {
         return this;
     }
 
+    Frames agentType(String type) {
+        agentType = type;
+        return this;
+    }
+
     Frames promptDigest(String digest) {
         promptDigest = digest;
         return this;
@@ -142,7 +148,7 @@ final class Frames {
     }
 
     Frame build() {
-        return new Frame(sessionId, generation, seq, T0.plusSeconds(seq), source, payload, "codex-acp", "openai", "gpt-5.5",
+        return new Frame(sessionId, generation, seq, T0.plusSeconds(seq), source, payload, agentType, "openai", "gpt-5.5",
                 ProfileKind.CONCRETE, null, null, null, null, null, phase, origin, commandId, retryOf, promptDigest, turnConfig,
                 resumeGuarantee);
     }

@@ -19,15 +19,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every line of {@code corpus/redaction.jsonl} (DESIGN §9), named by its id. */
+/**
+ * Every line of the shared {@code corpus/redaction.jsonl} and of our own {@code redaction-extra.jsonl}
+ * (the gaps an outside attack found, {@code origin: "attack"}; DESIGN §9), named by its id.
+ */
 class SanitizerCorpusTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CORPUS = "/corpus/redaction.jsonl";
+    private static final String EXTRA = "/redaction-extra.jsonl";
 
     static Stream<Arguments> redactionLines() throws IOException {
+        return Stream.concat(lines(CORPUS).stream(), lines(EXTRA).stream());
+    }
+
+    static List<Arguments> lines(String resource) throws IOException {
         List<Arguments> lines = new ArrayList<>();
-        try (InputStream in = Objects.requireNonNull(SanitizerCorpusTest.class.getResourceAsStream(CORPUS));
+        try (InputStream in = Objects.requireNonNull(SanitizerCorpusTest.class.getResourceAsStream(resource));
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
@@ -37,12 +45,19 @@ class SanitizerCorpusTest {
                 }
             }
         }
-        return lines.stream();
+        return lines;
     }
 
     @Test
     void theCorpusHoldsEveryRedactionLine() throws IOException {
-        assertThat(redactionLines()).hasSize(76);
+        assertThat(lines(CORPUS)).hasSize(76);
+    }
+
+    @Test
+    void everyExtraLineComesFromTheAttack() throws IOException {
+        assertThat(lines(EXTRA)).hasSizeGreaterThanOrEqualTo(17)
+                .allSatisfy(a -> assertThat(((JsonNode) ((Named<?>) a.get()[0]).getPayload()).get("origin").asText())
+                        .isEqualTo("attack"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -60,8 +60,9 @@ class SanitizerPrefilterProperties {
     @Test
     void prefiltersNeverChangeTheResultOnAnyRedactionCorpusLine() throws IOException {
         ObjectMapper json = new ObjectMapper();
+        for (String file : new String[] {"/corpus/redaction.jsonl", "/redaction-extra.jsonl"}) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(
-                getClass().getResourceAsStream("/corpus/redaction.jsonl"), StandardCharsets.UTF_8))) {
+                getClass().getResourceAsStream(file), StandardCharsets.UTF_8))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (line.isBlank()) {
                     continue;
@@ -70,6 +71,7 @@ class SanitizerPrefilterProperties {
                 String input = n.path("input").asText();
                 assertThat(Sanitizer.sanitize(input, true)).as(n.path("id").asText()).isEqualTo(Sanitizer.sanitize(input, false));
             }
+        }
         }
     }
 }

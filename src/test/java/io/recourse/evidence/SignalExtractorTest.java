@@ -129,6 +129,26 @@ class SignalExtractorTest {
     }
 
     @Test
+    void httpHeaderNamesThatHoldSecretsOrOddCharactersAreDroppedWithTheirValues() {
+        Signal s = signal(frame(2, FrameSource.HTTP,
+                "{\"status\":429,\"headers\":{\"Retry-After\":\"37\",\"sk-proj-AbCdEf0123456789GhIjKlMn\":\"1\","
+                        + "\"x-alice@example.com\":\"2\",\"x y\":\"3\"}}").build());
+
+        assertThat(s.fields()).containsOnlyKeys("status", "header.retry-after");
+    }
+
+    @Test
+    void atMostThirtyTwoHttpHeadersAreKept() {
+        StringBuilder headers = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            headers.append(i == 0 ? "" : ",").append("\"x-h").append(i).append("\":\"v\"");
+        }
+        Signal s = signal(frame(2, FrameSource.HTTP, "{\"status\":503,\"headers\":{" + headers + "}}").build());
+
+        assertThat(s.fields().keySet().stream().filter(k -> k.startsWith("header."))).hasSize(SignalExtractor.MAX_HEADERS);
+    }
+
+    @Test
     void aTextHttpBodyIsKeptAsText() {
         assertThat(signal(frame(2, FrameSource.HTTP, "{\"status\":503,\"headers\":{},\"body\":\"upstream down\"}").build()).field("body"))
                 .isEqualTo("upstream down");

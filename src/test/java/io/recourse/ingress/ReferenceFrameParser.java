@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recourse.WireName;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -15,7 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * Test-only reference: the tree-based {@link FrameParser} of main before issue 8's streaming
- * rewrite (commit 865741c), kept verbatim apart from its name, so that
+ * rewrite (commit 865741c), kept verbatim apart from its name and three later rules (the field
+ * bounds of {@link FrameParser#checkBounds}, the nesting-depth message, and RFC 3339 in full:
+ * offsets to ±23:59 and leap seconds, read here with {@code LocalDateTime}), so that
  * {@code FrameParserEquivalenceProperties} can check that the fast parser gives the same frame, or
  * the same reason and message, for every input.
  *
@@ -100,7 +101,7 @@ final class ReferenceFrameParser {
         try {
             root = MAPPER.readTree(value);
         } catch (IOException | RuntimeException e) {
-            throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is not valid JSON" + where(e));
+            throw new FrameRejectedException(DlqReason.INVALID_JSON, FrameParser.invalidJson(e));
         }
         if (root == null || !root.isObject()) {
             throw new FrameRejectedException(DlqReason.INVALID_JSON, "frame value is not a JSON object");
@@ -143,6 +144,7 @@ final class ReferenceFrameParser {
                 optionalText(root, "prompt_digest"),
                 optionalObject(root, "turn_config"),
                 optionalBoolean(root, "resume_guarantee"));
+        FrameParser.checkBounds(frame);
 
         if (profileKind == ProfileKind.DYNAMIC) {
             requireRoutingIdentity("workspace_id", workspaceId);
@@ -227,8 +229,30 @@ final class ReferenceFrameParser {
             throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
         }
         text = text.toUpperCase(Locale.ROOT).replace(' ', 'T');
+        // RFC 3339 in full (beyond java.time): offsets up to ±23:59 and a leap second at 23:59:60 UTC
+        int tz = Math.max(text.indexOf('Z', 19), Math.max(text.indexOf('+', 19), text.indexOf('-', 19)));
+        String local = text.substring(0, tz);
+        String zone = text.substring(tz);
+        int offsetSeconds = 0;
+        if (!zone.equals("Z")) {
+            int h = Integer.parseInt(zone.substring(1, 3));
+            int m = Integer.parseInt(zone.substring(4, 6));
+            if (h > 23 || m > 59) {
+                throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
+            }
+            offsetSeconds = (zone.charAt(0) == '-' ? -1 : 1) * (h * 3600 + m * 60);
+        }
+        boolean leap = local.substring(17, 19).equals("60");
+        if (leap) {
+            local = local.substring(0, 17) + "59" + local.substring(19);
+        }
         try {
-            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+            java.time.LocalDateTime t = java.time.LocalDateTime.parse(local, DateTimeFormatter.ISO_LOCAL_DATE_TIME);
+            java.time.LocalDateTime utc = t.minusSeconds(offsetSeconds);
+            if (leap && (utc.getHour() != 23 || utc.getMinute() != 59)) {
+                throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
+            }
+            return utc.toInstant(java.time.ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
             throw invalid(field, "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z");
         }
@@ -303,13 +327,5 @@ final class ReferenceFrameParser {
             throw invalid(field, "must be a boolean");
         }
         return node.booleanValue();
-    }
-
-    /** Only the position: Jackson's own messages quote the offending input, which may hold secrets. */
-    private static String where(Exception e) {
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe && jpe.getLocation() != null) {
-            return " (at line " + jpe.getLocation().getLineNr() + ", column " + jpe.getLocation().getColumnNr() + ")";
-        }
-        return "";
     }
 }

@@ -1,5 +1,6 @@
 package io.recourse.interactive;
 
+import io.recourse.DispatchAckReason;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -200,7 +201,7 @@ class InteractivePolicyProperties {
                     if (pending != null) {
                         d.apply(new KanbanDispatchAck(pending.commandId(),
                                 s.kind() == Kind.ACK_DISPATCHED ? AckStatus.DISPATCHED : AckStatus.FAILED,
-                                s.a() % 2 == 0 ? "superseded" : "dispatch_failed", session, nextGeneration, d.now));
+                                s.a() % 2 == 0 ? DispatchAckReason.SUPERSEDED : DispatchAckReason.DISPATCH_FAILED, session, nextGeneration, d.now));
                     }
                 }
                 case ACK_FOR_OLD_COMMAND -> {

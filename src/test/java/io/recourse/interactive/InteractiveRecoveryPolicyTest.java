@@ -1,5 +1,6 @@
 package io.recourse.interactive;
 
+import io.recourse.DispatchAckReason;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.classification.Code;
@@ -590,7 +591,7 @@ class InteractiveRecoveryPolicyTest {
             session.advanceTo(session.state.chain().retryAt());
 
             Decision d = session.apply(new KanbanDispatchAck(session.lastCommand().commandId(), AckStatus.FAILED,
-                    "superseded", SESSION, null, session.now));
+                    DispatchAckReason.SUPERSEDED, SESSION, null, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.SUPERSEDED);
@@ -603,7 +604,7 @@ class InteractiveRecoveryPolicyTest {
             session.advanceTo(session.state.chain().retryAt());
 
             Decision d = session.apply(new KanbanDispatchAck(session.lastCommand().commandId(), AckStatus.FAILED,
-                    "dispatch_failed", SESSION, null, session.now));
+                    DispatchAckReason.DISPATCH_FAILED, SESSION, null, session.now));
 
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.DISPATCH_FAILED);
         }
@@ -695,7 +696,7 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             session.advanceTo(session.state.chain().retryAt());
 
-            Decision d = session.apply(new KanbanDispatchAck("some-other-command", AckStatus.FAILED, "superseded",
+            Decision d = session.apply(new KanbanDispatchAck("some-other-command", AckStatus.FAILED, DispatchAckReason.SUPERSEDED,
                     SESSION, null, session.now));
 
             assertThat(d.noop()).isTrue();
@@ -778,16 +779,17 @@ class InteractiveRecoveryPolicyTest {
         }
 
         @Test
-        void anArmedChainKeepsItsSessionStatePastTheTtl() {
+        void anAwaitingOutcomeChainEndsAtTheOutcomeTimeoutThenItsSessionStateExpires() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
-            retryDispatchedAs(2); // awaiting_outcome: no timer will end it, only the retry turn's events
+            retryDispatchedAs(2); // awaiting_outcome: the retried turn never produces a frame
             session.sleepUntil(session.now.plus(Duration.ofDays(8)));
 
             List<Decision> fired = session.advanceTo(session.now);
 
-            assertThat(fired).singleElement().satisfies(d -> assertThat(d.expired()).isFalse());
-            assertThat(session.status()).isEqualTo(RecoveryStatus.AWAITING_OUTCOME);
-            assertThat(session.hasTimer(TimerKind.SESSION_EXPIRY)).isTrue();
+            assertThat(fired).hasSize(2);
+            assertThat(fired.get(0).state().status()).isEqualTo(RecoveryStatus.MANUAL);
+            assertThat(fired.get(0).state().reason()).isEqualTo(RecoveryReason.OUTCOME_TIMEOUT);
+            assertThat(fired.get(1).expired()).isTrue();
         }
 
         @Test

@@ -196,6 +196,26 @@ class OfficeRulesScenarioTest {
         }
 
         @Test
+        void waitersAreReEvaluatedAtOnceWhenTheOwnerIsDeclined() {
+            RoutingSimulator sim = simulator(threeCandidates());
+            sim.request("r1", PROFILE);
+            sim.request("r2", PROFILE);
+            sim.fail("r1", Code.MODEL_CAPACITY);
+            sim.fail("r2", Code.MODEL_CAPACITY);
+            sim.silence("r1");
+            sim.advanceTo(sim.run("r1").retryAt()); // the owner's retry is commanded, not yet confirmed
+            Instant declinedAt = sim.now();
+
+            Decision d = sim.ackFailed("r1", "dispatch_failed");
+
+            assertThat(sim.run("r1").status()).isEqualTo(RunStatus.DECLINED);
+            assertThat(sim.state().cooldowns()).doesNotContainKey(GPT5);
+            assertThat(d.commands()).extracting(RouteCommand::runId).contains("r2");
+            assertThat(sim.run("r2").status()).isNotEqualTo(RunStatus.WAITING_FOR_COOLDOWN);
+            assertThat(lastCommand(sim, "r2").issuedAt()).isEqualTo(declinedAt);
+        }
+
+        @Test
         void theCooldownExpiresByItselfAtTheOwnersLastRetryPlusDispatchTimeoutPlus60Seconds() {
             RoutingSimulator sim = simulator(threeCandidates());
             sim.request("r1", PROFILE);

@@ -79,8 +79,64 @@ class RouteConfigTest {
     }
 
     @Test
-    void anUnknownFieldOrAWrongTypeIsAFieldAddressedError() {
-        assertThat(fields(RouteConfigJson.read(doc(candidate("a", "\"colour\": 1"))))).containsExactly("candidates[0].colour");
+    void anUnknownFieldIsIgnoredAndReportedNotFatal() {
+        RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a", "\"colour\": {\"r\": [1]}"))
+                .replace("\"version\": 1,", "\"version\": 1, \"owner\": \"ops\","));
+        assertThat(v.isValid()).isTrue();
+        assertThat(v.unknownFields()).containsExactlyInAnyOrder("owner", "candidates[0].colour");
+        assertThat(v.config().candidates()).hasSize(1);
+    }
+
+    @Test
+    void typesAreExactNoStringToNumberNoFractionForAnInteger() {
+        String retry = "\"policies\": {\"transient\": {\"retry\": {\"enabled\": true, \"max_retries\": %s, "
+                + "\"initial_interval_seconds\": %s}, \"wait_for_reset\": {\"enabled\": false, \"max_wait_seconds\": 0}, "
+                + "\"on_exhausted\": \"skip\"}}";
+        assertThat(RouteConfigJson.read(doc(candidate("a", retry.formatted("3", "5")))).isValid()).isTrue();
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", retry.formatted("3", "2.5"))))))
+                .containsExactly("candidates[0].policies.transient.retry.initial_interval_seconds");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", retry.formatted("3", "\"5\""))))))
+                .containsExactly("candidates[0].policies.transient.retry.initial_interval_seconds");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", retry.formatted("3.0", "5"))))))
+                .containsExactly("candidates[0].policies.transient.retry.max_retries");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", null)).replace("\"version\": 1", "\"version\": \"1\""))))
+                .containsExactly("version");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", null)).replace("\"fallback_enabled\": true", "\"fallback_enabled\": 1"))))
+                .containsExactly("fallback_enabled");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", null)).replace("\"fallback_enabled\": true", "\"fallback_enabled\": \"true\""))))
+                .containsExactly("fallback_enabled");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", null)).replace("\"openai\"", "7"))))
+                .containsExactly("candidates[0].provider_id");
+    }
+
+    @Test
+    void duplicateKeysAndInvalidUtf8AreRejected() {
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", null)).replace("\"version\": 1,", "\"version\": 1, \"version\": 1,"))))
+                .containsExactly("$");
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a", "\"model_id\": \"other\"")))))
+                .containsExactly("$");
+        byte[] latin1 = doc(candidate("caf\u00e9", null)).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(fields(RouteConfigJson.read(latin1))).containsExactly("$");
+        assertThat(RouteConfigJson.read(doc(candidate("caf\u00e9", null)).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .config().candidates().get(0).executionProfileId()).isEqualTo("caf\u00e9");
+    }
+
+    @Test
+    void countsAndLengthsAreBounded() {
+        String many = String.join(", ", java.util.stream.IntStream.range(0, 33).mapToObj(i -> candidate("c" + i, null)).toList());
+        assertThat(fields(RouteConfigJson.read(doc(many)))).containsExactly("candidates");
+        String max = String.join(", ", java.util.stream.IntStream.range(0, 32).mapToObj(i -> candidate("c" + i, null)).toList());
+        assertThat(RouteConfigJson.read(doc(max)).isValid()).isTrue();
+        assertThat(fields(RouteConfigJson.read(doc(candidate("x".repeat(257), null))))).containsExactly("candidates[0].execution_profile_id");
+        assertThat(RouteConfigJson.read(doc(candidate("x".repeat(256), null))).isValid()).isTrue();
+        assertThat(fields(RouteConfigJson.read(doc(candidate("a\\u0000b", null))))).containsExactly("candidates[0].execution_profile_id");
+        byte[] huge = doc(candidate("a", "\"note\": \"" + "x".repeat(RouteConfigJson.MAX_DOCUMENT_BYTES) + "\""))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(fields(RouteConfigJson.read(huge))).containsExactly("$");
+    }
+
+    @Test
+    void aWrongTypeIsAFieldAddressedError() {
         assertThat(fields(RouteConfigJson.read(doc(candidate("a",
                 "\"policies\": {\"hard\": {\"retry\": {\"enabled\": false, \"max_retries\": 0, \"initial_interval_seconds\": 0}, "
                         + "\"wait_for_reset\": {\"enabled\": false, \"max_wait_seconds\": 0}, \"on_exhausted\": \"later\"}}")))))

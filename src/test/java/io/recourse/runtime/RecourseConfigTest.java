@@ -44,6 +44,21 @@ class RecourseConfigTest {
     }
 
     @Test
+    void metric_label_lists_are_empty_by_default_and_read_as_comma_separated_names() {
+        assertThat(RecourseConfig.defaults().metricsAgentTypes()).isEmpty();
+        assertThat(RecourseConfig.of(Map.of(RecourseConfig.METRICS_AGENT_TYPES, "acme-acp, tiny-cli")).metricsAgentTypes())
+                .containsExactly("acme-acp", "tiny-cli");
+        assertThat(RecourseConfig.of(Map.of(RecourseConfig.METRICS_PROVIDERS, "acme-ai")).metricsProviders())
+                .containsExactly("acme-ai");
+    }
+
+    @Test
+    void a_metric_label_that_is_not_a_name_fails_naming_the_key() {
+        assertThatThrownBy(() -> RecourseConfig.of(Map.of(RecourseConfig.METRICS_PROVIDERS, "acme ai")))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("recourse.metrics.providers");
+    }
+
+    @Test
     void a_negative_evidence_turn_cache_size_fails_naming_the_key() {
         assertThatThrownBy(() -> RecourseConfig.of(Map.of(RecourseConfig.EVIDENCE_TURN_CACHE_ENTRIES, "-1")))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("recourse.evidence.turn.cache.entries");

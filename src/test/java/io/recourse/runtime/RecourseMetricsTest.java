@@ -58,17 +58,22 @@ class RecourseMetricsTest {
     }
 
     @Test
-    void an_unknown_provider_beyond_the_cap_is_exposed_as_other() throws Exception {
-        InetSocketAddress address = metrics.serve("127.0.0.1", 0, state::get);
-        Classification c = new Classification(Code.NETWORK_UNAVAILABLE, Confidence.HIGH, "r.v1", "v1", Scope.PROVIDER, null, null, false);
-        for (int i = 0; i < 40; i++) {
-            metrics.meters().classified(c, context("claude-acp", "provider-" + i));
+    void a_provider_outside_the_allow_list_and_the_configuration_is_exposed_as_other() throws Exception {
+        try (RecourseMetrics configured = new RecourseMetrics(
+                RecourseConfig.of(java.util.Map.of(RecourseConfig.METRICS_PROVIDERS, "provider-7")))) {
+            InetSocketAddress address = configured.serve("127.0.0.1", 0, state::get);
+            Classification c = new Classification(Code.NETWORK_UNAVAILABLE, Confidence.HIGH, "r.v1", "v1", Scope.PROVIDER, null, null, false);
+            for (int i = 0; i < 40; i++) {
+                configured.meters().classified(c, context("claude-acp", "provider-" + i));
+            }
+            configured.meters().classified(c, context("claude-acp", "openrouter"));
+
+            String body = get(address, "/metrics").body();
+
+            assertThat(body).contains("provider=\"provider-7\"", "provider=\"openrouter\"", "provider=\"other\"")
+                    .doesNotContain("provider=\"provider-0\"");
+            assertThat(body.lines().filter(l -> l.startsWith("recourse_classifications_total{"))).hasSize(3);
         }
-
-        String body = get(address, "/metrics").body();
-
-        assertThat(body).contains("provider=\"provider-0\"", "provider=\"other\"");
-        assertThat(body.lines().filter(l -> l.startsWith("recourse_classifications_total{"))).hasSizeLessThanOrEqualTo(17);
     }
 
     @Test

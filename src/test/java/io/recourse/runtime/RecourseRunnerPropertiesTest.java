@@ -38,4 +38,20 @@ class RecourseRunnerPropertiesTest {
                 .isEqualTo(DeadLetterDeserializationHandler.class.getName());
         assertThat(p.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)).isEqualTo("localhost:9092");
     }
+
+    @Test
+    void onAClusterTheInstanceNameGivesAStaticGroupInstanceId() {
+        RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.BOOTSTRAP_SERVERS, "kafka:9092",
+                RecourseConfig.INSTANCE_NAME, "node a/1"));
+
+        Properties p = RecourseRunner.streamsProperties(config, "kafka:9092");
+
+        assertThat(p.get("group.instance.id")).isEqualTo("recourse-node_a_1");
+        assertThat(RecourseRunner.streamsProperties(RecourseConfig.of(Map.of(RecourseConfig.BOOTSTRAP_SERVERS, "kafka:9092")),
+                "kafka:9092").get("group.instance.id")).asString().startsWith("recourse-").hasSizeGreaterThan("recourse-".length());
+        assertThat(RecourseRunner.streamsProperties(RecourseConfig.of(Map.of(RecourseConfig.BOOTSTRAP_SERVERS, "kafka:9092",
+                RecourseConfig.INSTANCE_NAME, "")), "kafka:9092")).doesNotContainKey("group.instance.id");
+        assertThat(RecourseRunner.streamsProperties(RecourseConfig.defaults(), "localhost:9092"))
+                .as("embedded: one instance, dynamic").doesNotContainKey("group.instance.id");
+    }
 }

@@ -57,10 +57,16 @@ class EvidenceProcessorCacheTest {
         final KeyValueStore<String, TurnStateValue> turns;
         final List<String> forwarded = new ArrayList<>();
 
+        final WindowStore<String, StoredSignal> signals;
+
         Harness(int cacheEntries) {
+            this(cacheEntries, 64L * 1024 * 1024);
+        }
+
+        Harness(int cacheEntries, long cacheBytes) {
             turns = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(EvidenceTopology.TURN_STORE), Serdes.String(),
                     AvroSerde.of(TurnStateValue.class, TurnStateCoder::write)).withLoggingDisabled().build();
-            WindowStore<String, StoredSignal> signals = Stores.windowStoreBuilder(
+            signals = Stores.windowStoreBuilder(
                     Stores.inMemoryWindowStore(EvidenceTopology.SIGNAL_STORE, RETENTION, EvidenceTopology.SIGNAL_WINDOW, false),
                     Serdes.String(), AvroSerde.of(StoredSignal.class)).withLoggingDisabled().build();
             KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> index = Stores.keyValueStoreBuilder(
@@ -71,7 +77,7 @@ class EvidenceProcessorCacheTest {
                 context.addStateStore(store);
             }
             processor = new EvidenceProcessor(new EvidenceAssembler(), new StubClassifier(), new RecourseMeters(counters),
-                    IDLE, RETENTION, Duration.ofSeconds(1), cacheEntries);
+                    IDLE, RETENTION, Duration.ofSeconds(1), cacheEntries, cacheBytes);
             processor.init(context);
         }
 
@@ -247,8 +253,44 @@ class EvidenceProcessorCacheTest {
     @Test
     void a_negative_cache_size_is_rejected() {
         assertThatThrownBy(() -> new EvidenceProcessor(new EvidenceAssembler(), new StubClassifier(),
-                new RecourseMeters(new EvidenceCounters(new SimpleMeterRegistry())), IDLE, RETENTION, Duration.ofSeconds(1), -1))
+                new RecourseMeters(new EvidenceCounters(new SimpleMeterRegistry())), IDLE, RETENTION, Duration.ofSeconds(1), -1, 1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void the_cache_holds_no_more_than_its_byte_bound_of_estimated_state() {
+        Harness h = new Harness(10_000, 20_000);
+
+        for (int i = 0; i < 200; i++) {
+            ObjectNode f = prompt("s" + i, 1, 1);
+            f.put("workspace_id", "w".repeat(256)).put("task_id", "t".repeat(256));
+            h.process(parse(f), T0.plusMillis(i));
+        }
+
+        assertThat(h.processor.turnCacheBytesUsed()).isPositive().isLessThanOrEqualTo(20_000);
+        assertThat(h.processor.turnCacheSize()).isBetween(1, 199);
+        assertThat(h.processor.cachedTurn("s199/1")).as("the latest turn is cached").isNotNull();
+        assertThat(h.processor.cachedTurn("s0/1")).as("the oldest turn was evicted").isNull();
+    }
+
+    @Test
+    void the_signal_store_holds_at_most_the_bounded_evidence_of_a_turn() {
+        Harness h = new Harness(100);
+        h.process(parse(prompt("s1", 1, 1)), T0);
+
+        for (int seq = 2; seq < 1_002; seq++) {
+            h.process(parse(stderr("s1", 1, seq, "line " + seq)), T0.plusMillis(seq));
+        }
+
+        int stored = 0;
+        try (var it = h.signals.all()) {
+            while (it.hasNext()) {
+                it.next();
+                stored++;
+            }
+        }
+        assertThat(stored).isLessThanOrEqualTo(new EvidenceAssembler().bounds().maxSignals());
+        assertThat(h.counters.count(EvidenceCounters.DROPPED_SIGNALS)).isPositive();
     }
 
     // ------------------------------------------------------------------ EOS revival

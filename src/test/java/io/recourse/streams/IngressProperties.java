@@ -80,7 +80,9 @@ class IngressProperties {
     @Test
     void aValidFrameIsAdmittedForANonAsciiSessionId() {
         Gen<String> sessionIds = strings().betweenCodePoints('-', 0x2FFF).ofLengthBetween(1, 20)
-                .assuming(s -> !s.isBlank() && !s.contains("\\") && !s.contains("\"") && s.chars().anyMatch(c -> c >= 0x80));
+                // C1 controls (U+0080..U+009F) are refused like any control character (InputBounds)
+                .assuming(s -> !s.isBlank() && !s.contains("\\") && !s.contains("\"") && s.chars().anyMatch(c -> c >= 0x80)
+                        && s.chars().noneMatch(Character::isISOControl));
         theory(100).forAll(sessionIds, integers().between(0, 1_000_000)).checkAssert((sessionId, generation) -> {
             String json = "{\"session_id\":\"" + sessionId + "\",\"prompt_generation\":" + generation
                     + ",\"seq\":1,\"occurred_at\":\"2026-11-30T08:00:00Z\",\"source\":\"stderr\",\"payload\":{\"line\":\"x\"}}";

@@ -1,5 +1,6 @@
 package io.recourse.streams;
 
+import io.recourse.DispatchAckReason;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.avro.SessionStateValue;
@@ -68,7 +69,7 @@ class InteractiveAvroTest {
     @Test
     void controls_and_acks_round_trip_through_their_repartition_values() {
         SessionControl control = new SessionControl(ControlAction.RETRY_NOW, "s1", 4, AT);
-        KanbanDispatchAck ack = new KanbanDispatchAck("cmd-1", AckStatus.FAILED, "superseded", "s1", null, AT);
+        KanbanDispatchAck ack = new KanbanDispatchAck("cmd-1", AckStatus.FAILED, DispatchAckReason.SUPERSEDED, "s1", null, AT);
 
         assertThat(InteractiveAvro.fromAvro(InteractiveAvro.toAvro(control))).isEqualTo(control);
         assertThat(InteractiveAvro.fromAvro(InteractiveAvro.toAvro(ack))).isEqualTo(ack);

@@ -156,7 +156,8 @@ class InteractiveTopologyProperties {
                         String json = "{\"command_id\":\"" + pending + "\",\"status\":\""
                                 + (kind == 3 ? "dispatched" : "failed") + "\",\"session_id\":\"" + s + "\""
                                 + (kind == 4 && p % 2 == 0 ? ",\"reason\":\"superseded\"" : "")
-                                + (generation == null ? "" : ",\"prompt_generation\":" + generation) + "}";
+                                + (generation == null ? "" : ",\"prompt_generation\":" + generation)
+                                + ",\"occurred_at\":\"" + now + "\"}";
                         acks.pipeInput(bytes(s), bytes(json), now);
                         reference(s, InteractiveJson.ack(bytes(json)));
                     }
@@ -170,7 +171,8 @@ class InteractiveTopologyProperties {
                         default -> highest - 1;
                     };
                     String json = "{\"action\":\"" + action.wire() + "\",\"session_id\":\"" + s + "\""
-                            + (expected == null ? "" : ",\"expected_generation\":" + expected) + "}";
+                            + (expected == null ? "" : ",\"expected_generation\":" + expected)
+                            + ",\"occurred_at\":\"" + now + "\"}";
                     controls.pipeInput(bytes(s), bytes(json), now);
                     reference(s, InteractiveJson.control(bytes(json)));
                 }

@@ -88,10 +88,14 @@ class InteractiveTopologyTest {
     }
 
     void start(InteractiveRecoveryPolicy policy) {
+        start(config, policy);
+    }
+
+    void start(RecourseConfig cfg, InteractiveRecoveryPolicy policy) {
         if (driver != null) {
             driver.close();
         }
-        Topology topology = InteractiveTestTopology.build(config, policy);
+        Topology topology = InteractiveTestTopology.build(cfg, policy);
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, APP, StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
                 StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
@@ -245,6 +249,63 @@ class InteractiveTopologyTest {
 
         assertThat(lastState().reason()).isEqualTo(RecoveryReason.OUTCOME_UNKNOWN);
         assertThat(lastState().status()).isEqualTo(RecoveryStatus.MANUAL);
+    }
+
+    @Test
+    void a_dispatched_retry_without_any_outcome_becomes_manual_outcome_timeout() {
+        RetryCommand command = dispatchFirstRetry();
+        ack(command, "dispatched", null, 2);
+        assertThat(lastState().status()).isEqualTo(RecoveryStatus.AWAITING_OUTCOME);
+        assertThat(timers()).extracting(TimerEntry::kind).contains(io.recourse.interactive.TimerKind.OUTCOME_TIMEOUT);
+
+        advanceTo(command.issuedAt().plus(config.outcomeTimeout()).minusMillis(1));
+        assertThat(lastState().status()).isEqualTo(RecoveryStatus.AWAITING_OUTCOME);
+
+        advance(Duration.ofMillis(1));
+        RecoveryState state = lastState();
+        assertThat(state.status()).isEqualTo(RecoveryStatus.MANUAL);
+        assertThat(state.reason()).isEqualTo(RecoveryReason.OUTCOME_TIMEOUT);
+        assertThat(commands.isEmpty()).isTrue();
+        assertThat(timers()).extracting(TimerEntry::kind).doesNotContain(io.recourse.interactive.TimerKind.OUTCOME_TIMEOUT);
+    }
+
+    @Test
+    void an_outcome_before_the_outcome_timeout_cancels_it() {
+        RetryCommand command = dispatchFirstRetry();
+        TurnContext g2 = retry(S, 2, command);
+        event(startedRetry(g2, command, now()));
+        event(completed(g2, now()));
+        assertThat(timers()).extracting(TimerEntry::kind).doesNotContain(io.recourse.interactive.TimerKind.OUTCOME_TIMEOUT);
+
+        advance(config.outcomeTimeout());
+        assertThat(lastState().reason()).isEqualTo(RecoveryReason.RETRY_SUCCEEDED);
+    }
+
+    @Test
+    void a_retry_due_while_the_task_settles_after_start_never_fires_past_a_newer_prompt() {
+        start(config.with(RecourseConfig.INTERACTIVE_START_SETTLE_MS, "10000"),
+                new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.fixed(0.5)));
+        userTurnFails(S, 1); // retry_at = T0 + 5 s, inside the 10 s settle after the task started at T0
+        advance(Duration.ofSeconds(6));
+        assertThat(commands.isEmpty()).as("held while the task settles").isTrue();
+
+        event(started(user(S, 2), now())); // the newer prompt, applied before the retry can fire
+        advance(Duration.ofSeconds(5));
+
+        assertThat(commands.isEmpty()).as("never replays the older prompt").isTrue();
+        assertThat(lastState().reason()).isEqualTo(RecoveryReason.NEW_PROMPT);
+    }
+
+    @Test
+    void a_retry_held_by_the_start_settle_fires_when_it_ends() {
+        start(config.with(RecourseConfig.INTERACTIVE_START_SETTLE_MS, "10000"),
+                new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.fixed(0.5)));
+        userTurnFails(S, 1);
+        advance(Duration.ofMillis(9_999));
+        assertThat(commands.isEmpty()).isTrue();
+
+        advance(Duration.ofMillis(1));
+        assertThat(onlyCommand().issuedAt()).isEqualTo(T0.plusSeconds(10));
     }
 
     @Test
@@ -503,7 +564,7 @@ class InteractiveTopologyTest {
 
     @Test
     void a_control_keyed_by_another_session_goes_to_the_dlq() {
-        controls.pipeInput(bytes("other"), bytes("{\"action\":\"cancel_retry\",\"session_id\":\"" + S + "\"}"));
+        controls.pipeInput(bytes("other"), bytes("{\"action\":\"cancel_retry\",\"session_id\":\"" + S + "\",\"occurred_at\":\"2026-11-30T08:00:00Z\"}"));
 
         assertThat(DeadLetters.header(dlq.readRecord().headers(), DeadLetters.ERROR_CODE))
                 .isEqualTo(JsonInputProcessor.KEY_MISMATCH);

@@ -61,11 +61,23 @@ final class RoutingDriver implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> dlq;
 
     RoutingDriver(Instant start, RoutingTopology.Options options) {
-        this.config = RecourseConfig.of(Map.of(RecourseConfig.PUNCTUATION_INTERVAL_MS, "1"));
+        this(start, options, Map.of());
+    }
+
+    /** A driver whose configuration has {@code overrides} on top of a 1 ms punctuation interval. */
+    RoutingDriver(Instant start, RoutingTopology.Options options, Map<String, String> overrides) {
+        Map<String, String> settings = new java.util.HashMap<>(overrides);
+        settings.putIfAbsent(RecourseConfig.PUNCTUATION_INTERVAL_MS, "1");
+        this.config = RecourseConfig.of(settings);
         this.topics = Topics.from(config);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "recourse-routing-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        try {
+            props.put(StreamsConfig.STATE_DIR_CONFIG, java.nio.file.Files.createTempDirectory("recourse-routing-test").toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         this.driver = new TopologyTestDriver(RoutingTestTopology.build(config, options), props, start);
         this.now = start;
         StringSerializer s = new StringSerializer();
@@ -106,6 +118,10 @@ final class RoutingDriver implements AutoCloseable {
 
     void routeConfigRaw(String key, String json) {
         routeConfig.pipeInput(key, json == null ? null : json.getBytes(StandardCharsets.UTF_8), now);
+    }
+
+    void routeConfigBytes(String key, byte[] value) {
+        routeConfig.pipeInput(key, value, now);
     }
 
     void request(RunRequest r) {

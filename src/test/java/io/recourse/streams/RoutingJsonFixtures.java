@@ -40,7 +40,7 @@ final class RoutingJsonFixtures {
 
     static byte[] json(OfficeDispatchAck a) {
         ObjectNode n = MAPPER.createObjectNode().put("command_id", a.commandId()).put("status", a.status().wire())
-                .put("reason", a.reason()).put("run_id", a.runId()).put("workspace_id", a.workspaceId())
+                .put("reason", a.reason() == null ? null : a.reason().wire()).put("run_id", a.runId()).put("workspace_id", a.workspaceId())
                 .put("session_id", a.sessionId()).put("occurred_at", a.occurredAt().toString());
         if (a.promptGeneration() != null) {
             n.put("prompt_generation", a.promptGeneration());

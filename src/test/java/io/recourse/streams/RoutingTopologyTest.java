@@ -8,6 +8,7 @@ import io.recourse.routing.Decision;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.OfficeRouter;
 import io.recourse.routing.RouteConfig;
+import io.recourse.routing.RouteConfigJson;
 import io.recourse.routing.RoutingDemoScenario;
 import io.recourse.routing.RoutingSettings;
 import io.recourse.routing.RoutingSimulator;
@@ -127,6 +128,20 @@ class RoutingTopologyTest {
         void theDemoScenarioOfTwentyRunsWritesTheSimulatorsRecordsOnEveryOutputTopic() {
             RoutingSimulator sim = replayed(s -> RoutingDemoScenario.play(s, 20), RoutingDemoScenario.config());
             assertThat(sim.commands()).hasSizeGreaterThan(60);
+        }
+
+        @Test
+        void theWaiterOfADeclinedCooldownOwnerIsReleasedAtOnce() {
+            RoutingSimulator sim = replayed(s -> {
+                s.request("r1", RoutingDemoScenario.PROFILE);
+                s.request("r2", RoutingDemoScenario.PROFILE);
+                s.fail("r1", Code.MODEL_CAPACITY);
+                s.fail("r2", Code.MODEL_CAPACITY);
+                s.silence("r1");
+                s.advanceTo(s.run("r1").retryAt());
+                s.ackFailed("r1", "dispatch_failed");
+            }, RoutingDemoScenario.config());
+            assertThat(sim.run("r2").status()).isNotEqualTo(io.recourse.routing.RunStatus.WAITING_FOR_COOLDOWN);
         }
 
         @Test
@@ -262,6 +277,73 @@ class RoutingTopologyTest {
         }
 
         @Test
+        void aNullValueIsDeadLetteredByDefaultAndTheLastValidDocumentStaysInForce() {
+            try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
+                driver.routeConfig(RoutingDemoScenario.config());
+                driver.validated.readRecordsToList();
+                driver.routeConfigRaw(RoutingDemoScenario.PROFILE, null);
+
+                var dead = driver.dlq.readRecord();
+                assertThat(DeadLetters.header(dead.headers(), DeadLetters.ERROR_CODE))
+                        .isEqualTo(RoutingTopology.ROUTE_CONFIG_TOMBSTONE_REJECTED);
+                assertThat(driver.validated.isEmpty()).isTrue();
+                driver.request(new RunRequest("q1", "r1", RoutingDemoScenario.WORKSPACE, RoutingDemoScenario.PROFILE,
+                        "t1", T0));
+                assertThat(driver.commands.readValue().getAction()).isEqualTo("launch");
+            }
+        }
+
+        @Test
+        void aNullValueDeletesTheDocumentWhenTombstonesAreAllowed() {
+            try (RoutingDriver driver = new RoutingDriver(T0, EXACT,
+                    Map.of(io.recourse.runtime.RecourseConfig.ROUTE_CONFIG_TOMBSTONES, "allow"))) {
+                driver.routeConfig(RoutingDemoScenario.config());
+                driver.validated.readRecordsToList();
+                driver.routeConfigRaw(RoutingDemoScenario.PROFILE, null);
+
+                var tombstone = driver.validated.readRecord();
+                assertThat(tombstone.key()).isEqualTo(RoutingDemoScenario.PROFILE);
+                assertThat(tombstone.value()).isNull();
+                assertThat(driver.dlq.isEmpty()).isTrue();
+                driver.request(new RunRequest("q1", "r1", RoutingDemoScenario.WORKSPACE, RoutingDemoScenario.PROFILE,
+                        "t1", T0));
+                assertThat(driver.runStates.readValuesToList()).last()
+                        .satisfies(s -> assertThat(s.getReason()).contains("no_route_config"));
+            }
+        }
+
+        @Test
+        void aDocumentWithAnUnknownTopLevelFieldStillRoutesAndIsCounted() {
+            var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            io.micrometer.core.instrument.Metrics.addRegistry(registry);
+            try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
+                String json = RouteConfigJson.write(RoutingDemoScenario.config()).replaceFirst("\\{", "{\"owner\":\"ops\",");
+                driver.routeConfigRaw(RoutingDemoScenario.PROFILE, json);
+
+                assertThat(driver.dlq.isEmpty()).isTrue();
+                assertThat(RoutingAvro.fromAvro(driver.validated.readValue())).isEqualTo(RoutingDemoScenario.config());
+                assertThat(registry.get(RoutingTopology.ROUTE_CONFIG_UNKNOWN_FIELDS).counter().count()).isEqualTo(1.0);
+            } finally {
+                io.micrometer.core.instrument.Metrics.removeRegistry(registry);
+            }
+        }
+
+        @Test
+        void aDocumentThatIsNotUtf8OrRepeatsAKeyGoesToTheDlq() {
+            try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
+                String json = RouteConfigJson.write(RoutingDemoScenario.config());
+                byte[] latin1 = json.replaceFirst("\"codex-gpt5\"", "\"codex-gpt5-\u00e9\"")
+                        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                driver.routeConfigBytes(RoutingDemoScenario.PROFILE, latin1);
+                driver.routeConfigRaw(RoutingDemoScenario.PROFILE, json.replaceFirst("\\{", "{\"version\":1,"));
+
+                assertThat(driver.dlq.readRecordsToList()).extracting(r -> DeadLetters.header(r.headers(), DeadLetters.ERROR_CODE))
+                        .containsExactly(RoutingTopology.INVALID_ROUTE_CONFIG, RoutingTopology.INVALID_ROUTE_CONFIG);
+                assertThat(driver.validated.isEmpty()).isTrue();
+            }
+        }
+
+        @Test
         void aNewValidDocumentReplacesTheOldOneForTheNextRoute() {
             try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
                 driver.routeConfig(RoutingDemoScenario.config());
@@ -297,7 +379,7 @@ class RoutingTopologyTest {
         @Test
         void aRunRequestWithoutWorkspaceGoesToTheDlqAsMissingField() {
             try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
-                driver.rawRequest(null, "{\"request_id\":\"q\",\"run_id\":\"r\",\"dynamic_profile_id\":\"p\","
+                driver.rawRequest("w-1", "{\"request_id\":\"q\",\"run_id\":\"r\",\"dynamic_profile_id\":\"p\","
                         + "\"occurred_at\":\"2026-11-30T09:00:00Z\"}");
 
                 var dead = driver.dlq.readRecord();
