@@ -74,19 +74,24 @@ final class Audit {
         this.applicationId = applicationId;
     }
 
-    Result run(Admin admin, String bootstrap, Workload.Ledger ledger, List<Corpora.Secret> secrets, List<Path> logs,
-               List<String> scrapes) throws Exception {
-        Result res = new Result();
-        Set<String> inputs = Set.of(topics.agentFrames().name(), topics.sessionControls().name(),
-                topics.kanbanDispatchAcks().name(), topics.officeRunRequests().name(), topics.officeRunControls().name(),
-                topics.officeDispatchAcks().name(), topics.routeConfig().name());
+    /** The Recourse topics: the DESIGN §2 ones and the application's internal ones. */
+    List<String> topicNames(Admin admin) throws Exception {
         List<String> names = new ArrayList<>();
         for (String t : admin.listTopics().names().get(30, TimeUnit.SECONDS)) {
             if (t.startsWith("recourse.") || t.startsWith(applicationId + "-")) {
                 names.add(t);
             }
         }
-        Map<String, List<ConsumerRecord<byte[], byte[]>>> records = readAll(bootstrap, names);
+        return names;
+    }
+
+    /** The checks on records already read ({@code names}: every Recourse topic, also the empty ones). */
+    Result check(Map<String, List<ConsumerRecord<byte[], byte[]>>> records, List<String> names, Workload.Ledger ledger,
+                 List<Corpora.Secret> secrets, List<Path> logs, List<String> scrapes) throws IOException {
+        Result res = new Result();
+        Set<String> inputs = Set.of(topics.agentFrames().name(), topics.sessionControls().name(),
+                topics.kanbanDispatchAcks().name(), topics.officeRunRequests().name(), topics.officeRunControls().name(),
+                topics.officeDispatchAcks().name(), topics.routeConfig().name());
         records.forEach((t, rs) -> res.recordsPerTopic.put(t, (long) rs.size()));
         for (String t : names) {
             if (t.startsWith(applicationId + "-") && !records.containsKey(t)) {
@@ -111,38 +116,12 @@ final class Audit {
 
     // ------------------------------------------------------------------ reading
 
-    private static Map<String, List<ConsumerRecord<byte[], byte[]>>> readAll(String bootstrap, List<String> names) {
-        Map<String, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024,
-                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 16 * 1024 * 1024), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = new ArrayList<>();
-            for (String t : names) {
-                c.partitionsFor(t).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
-            }
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = new HashMap<>(c.endOffsets(parts));
-            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-            while (!end.isEmpty()) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    out.computeIfAbsent(r.topic(), k -> new ArrayList<>()).add(r);
-                }
-                end.entrySet().removeIf(e -> c.position(e.getKey()) >= e.getValue());
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read to the end of " + end.keySet());
-                }
-            }
-        }
-        return out;
-    }
-
     // ------------------------------------------------------------------ secrets
 
     private static void secretsInTopics(Result res, Map<String, List<ConsumerRecord<byte[], byte[]>>> records, Set<String> inputs,
                                         List<Corpora.Secret> secrets) {
         Map<String, long[]> found = new LinkedHashMap<>(); // "secret|topic|where" -> {count, partition, offset}
+        Map<String, String> excerpts = new HashMap<>();
         for (Map.Entry<String, List<ConsumerRecord<byte[], byte[]>>> e : records.entrySet()) {
             String topic = e.getKey();
             if (inputs.contains(topic) || topic.equals("recourse.dlq")) {
@@ -160,10 +139,12 @@ final class Audit {
                         continue;
                     }
                     for (Corpora.Secret s : secrets) {
-                        if (p[1].contains(latin1(s.secret().getBytes(StandardCharsets.UTF_8)))) {
-                            long[] f = found.computeIfAbsent(s.kind() + "|" + topic + "|" + p[0],
-                                    k -> new long[] {0, r.partition(), r.offset()});
+                        int at = p[1].indexOf(latin1(s.secret().getBytes(StandardCharsets.UTF_8)));
+                        if (at >= 0) {
+                            String k = s.kind() + "|" + topic + "|" + p[0];
+                            long[] f = found.computeIfAbsent(k, x -> new long[] {0, r.partition(), r.offset()});
                             f[0]++;
+                            excerpts.putIfAbsent(k, excerpt(p[1], at, s.secret().length()));
                         }
                     }
                 }
@@ -172,7 +153,7 @@ final class Audit {
         found.forEach((k, f) -> {
             String[] p = k.split("\\|");
             res.add("secret-in-topic", "planted " + p[0] + " in " + p[1] + " (" + p[2] + "): " + f[0]
-                    + " record(s), first at partition " + f[1] + " offset " + f[2]);
+                    + " record(s), first at partition " + f[1] + " offset " + f[2] + ": …" + excerpts.get(k) + "…");
         });
     }
 
@@ -198,6 +179,14 @@ final class Audit {
                         + ": " + abbreviate(line, 240));
             }
         }
+    }
+
+    /** The bytes around a match, non-printable ones as {@code .}. */
+    private static String excerpt(String s, int at, int length) {
+        String raw = s.substring(Math.max(0, at - 48), Math.min(s.length(), at + length + 16));
+        StringBuilder b = new StringBuilder();
+        raw.chars().forEach(c -> b.append(c >= 0x20 && c < 0x7f ? (char) c : '.'));
+        return b.toString();
     }
 
     private static String latin1(byte[] b) {

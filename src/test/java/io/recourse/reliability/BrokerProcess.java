@@ -133,6 +133,15 @@ final class BrokerProcess implements AutoCloseable {
 
     private void awaitReady(Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
+        while (!listening()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("broker exited (" + process.exitValue() + "); see " + logFile(starts));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("broker not listening after " + timeout + "; see " + logFile(starts));
+            }
+            Thread.sleep(200);
+        }
         try (Admin admin = admin()) {
             while (true) {
                 if (!process.isAlive()) {
@@ -150,6 +159,15 @@ final class BrokerProcess implements AutoCloseable {
                 }
                 Thread.sleep(200);
             }
+        }
+    }
+
+    private boolean listening() {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(HOST, port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

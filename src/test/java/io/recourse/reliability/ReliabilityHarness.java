@@ -47,7 +47,7 @@ public final class ReliabilityHarness {
 
         /** The CI size ({@code ReliabilityIT}). */
         public static Size reduced() {
-            return new Size(240, 30, 1, 1, 1, 0, 6, 120);
+            return new Size(240, 30, 1, 1, 1, 0, 4, 120);
         }
 
         /** The documented full size. */
@@ -149,7 +149,9 @@ public final class ReliabilityHarness {
             Duration up = recourse.start(Duration.ofMinutes(3));
             event("Recourse process RUNNING after " + up.toMillis() + " ms");
             broker.awaitLeaders(Duration.ofSeconds(60));
-            try (Workload w = new Workload(broker.bootstrapServers(), topics).start(); Admin admin = broker.admin()) {
+            Audit audit = new Audit(topics, APP_ID);
+            try (Admin admin = broker.admin(); TopicTap tap = new TopicTap(broker.bootstrapServers(), audit.topicNames(admin));
+                 Workload w = new Workload(broker.bootstrapServers(), topics).start()) {
                 w.publishRouteConfig();
                 awaitRecords(admin, broker.bootstrapServers(), topics.routeConfigValidated().name(), 1, Duration.ofSeconds(60));
                 event("route configuration validated");
@@ -241,7 +243,8 @@ public final class ReliabilityHarness {
                     }
                 }
                 event("auditing the topics");
-                report.audit = new Audit(topics, APP_ID).run(admin, broker.bootstrapServers(), w.ledger, secrets, logs, scrapes);
+                List<String> names = audit.topicNames(admin);
+                report.audit = audit.check(tap.drain(), names, w.ledger, secrets, logs, scrapes);
                 event("audit done: " + report.audit.violations.size() + " violation(s), " + report.audit.dlq + " dead letters");
             }
         } finally {
