@@ -271,6 +271,7 @@ final class Audit {
             Map<Integer, List<Integer>> dispatchingByChain = new TreeMap<>();
             Integer chain = null;
             boolean ended = false;
+            boolean anyTerminal = false;
             String last = null;
             for (io.recourse.avro.RecoveryState s : ss) {
                 String st = s.getStatus();
@@ -289,6 +290,7 @@ final class Audit {
                 }
                 if (TERMINAL.contains(st)) {
                     ended = true;
+                    anyTerminal = true;
                 }
                 last = st + "/" + s.getAttempt() + (s.getReason() == null ? "" : "/" + s.getReason());
             }
@@ -321,7 +323,9 @@ final class Audit {
             String finalStatus = ss.isEmpty() ? "none" : ss.get(ss.size() - 1).getStatus()
                     + (ss.get(ss.size() - 1).getReason() == null ? "" : "/" + ss.get(ss.size() - 1).getReason());
             res.kanbanFinal.merge(kind + " " + finalStatus, 1L, Long::sum);
-            if (kind.fails() && (ss.isEmpty() || !TERMINAL.contains(ss.get(ss.size() - 1).getStatus()))) {
+            // the chain ended once a terminal record follows its start (a later "none" — the retried turn
+            // completing after a manual end — does not reopen it)
+            if (kind.fails() && (!anyTerminal || (chain != null && !ended))) {
                 res.add("chain-ends", "session " + session + " (" + kind + "): chain did not end; states " + timeline(ss));
             }
             if (kind == Workload.KanbanKind.NOT_REPLAY_SAFE && !cs.isEmpty()) {

@@ -102,7 +102,7 @@ final class Workload implements AutoCloseable {
         final Set<String> commandsSeen = ConcurrentHashMap.newKeySet();
         final Map<String, String> triggers = new ConcurrentHashMap<>();
         final Set<String> finishedRuns = ConcurrentHashMap.newKeySet();
-        /** Sessions whose latest RecoveryState is terminal, as the dispatcher saw it. */
+        /** Per session, the latest status of its chain as the dispatcher saw it (a terminal one sticks until a new chain starts). */
         final Map<String, String> kanbanLastStatus = new ConcurrentHashMap<>();
         /** Where each planted secret went: kind → the session it was planted in. */
         final Map<String, String> secretSessions = new LinkedHashMap<>();
@@ -381,7 +381,11 @@ final class Workload implements AutoCloseable {
             return;
         }
         String status = st.getStatus();
-        ledger.kanbanLastStatus.put(session, status);
+        if ("scheduled".equals(status) && st.getAttempt() == 1 && Audit.TERMINAL.contains(ledger.kanbanLastStatus.getOrDefault(session, ""))) {
+            ledger.kanbanLastStatus.put(session, status); // a new chain
+        } else if (!Audit.TERMINAL.contains(ledger.kanbanLastStatus.getOrDefault(session, ""))) {
+            ledger.kanbanLastStatus.put(session, status); // the chain's latest status; once terminal it stays so
+        }
         KanbanKind kind = ledger.sessions.get(session);
         if (!"scheduled".equals(status) || ledger.triggers.containsKey(session)) {
             return;
