@@ -18,18 +18,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The checks, from the topics alone: a {@code read_committed} consumer reads every Recourse topic
- * from the beginning (outputs, the DLQ, the validated route configuration, and the application's
- * repartition and changelog topics), plus the input topics the dispatcher acked on; the
- * {@link Workload.Ledger} says only what was published. Each violation names its check and the
+ * The checks, from the topics alone: the {@link TopicTap} reads every Recourse topic from the
+ * beginning ({@code read_committed}: inputs, outputs, the DLQ, the validated route configuration,
+ * and the application's repartition and changelog topics); the {@link Workload.Ledger} says only
+ * what was published. Each violation names its check and the
  * topic, partition, offset, session/run or secret concerned.
  */
 final class Audit {
@@ -107,7 +103,7 @@ final class Audit {
         classifications(res, records.getOrDefault(topics.classifications().name(), List.of()), ledger);
         duplicates(res, records);
         kanbanChains(res, records, ledger);
-        staleCommands(res, records.getOrDefault(topics.kanbanDispatchAcks().name(), List.of()), ledger);
+        staleCommands(res, records, ledger);
         officeRuns(res, records, ledger);
         hostile(res, records.getOrDefault(topics.dlq().name(), List.of()), ledger);
         res.dlq = records.getOrDefault(topics.dlq().name(), List.of()).size();
@@ -348,14 +344,42 @@ final class Audit {
         return out.toString();
     }
 
-    /** A {@code superseded} ack means a command named a generation that was no longer the session's latest. */
-    private static void staleCommands(Result res, List<ConsumerRecord<byte[], byte[]>> acks, Workload.Ledger ledger) {
-        for (ConsumerRecord<byte[], byte[]> r : acks) {
-            String v = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
-            if (v.contains("\"superseded\"")) {
-                res.add("no-command-for-stale-chain", "dispatch ack at partition " + r.partition() + " offset " + r.offset()
-                        + ": " + abbreviate(v, 200));
+    /**
+     * A {@code superseded} ack means a command named a generation that was no longer the session's
+     * latest when the dispatcher saw it. The detail gives the command's {@code issued_at} and how
+     * long before it the newer generation's first frame was appended (the frames topic is
+     * LogAppendTime): a positive lead means Recourse issued the command while that frame waited
+     * in its input.
+     */
+    private void staleCommands(Result res, Map<String, List<ConsumerRecord<byte[], byte[]>>> records, Workload.Ledger ledger) {
+        AvroSerde<io.recourse.avro.RetryCommand> retry = AvroSerde.of(io.recourse.avro.RetryCommand.class);
+        Map<String, io.recourse.avro.RetryCommand> byId = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.kanbanRetryCommands().name(), List.of())) {
+            io.recourse.avro.RetryCommand c = retry.deserialize(r.topic(), r.value());
+            byId.putIfAbsent(c.getCommandId(), c);
+        }
+        Map<String, Long> firstAppend = new HashMap<>(); // "session/generation" -> append time of its first frame
+        for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.agentFrames().name(), List.of())) {
+            if (r.key() != null) {
+                firstAppend.merge(new String(r.key(), StandardCharsets.UTF_8), r.timestamp(), Math::min);
             }
+        }
+        for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.kanbanDispatchAcks().name(), List.of())) {
+            String v = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
+            if (!v.contains("\"superseded\"")) {
+                continue;
+            }
+            String id = v.replaceAll(".*\"command_id\":\"([^\"]*)\".*", "$1");
+            io.recourse.avro.RetryCommand c = byId.get(id);
+            String detail = "";
+            if (c != null) {
+                Long newer = firstAppend.get(c.getSessionId() + "/" + (c.getExpectedGeneration() + 1));
+                detail = " — RetryCommand attempt " + c.getAttempt() + " for generation " + c.getExpectedGeneration()
+                        + ", issued_at " + c.getIssuedAt() + (newer == null ? "" : ", generation " + (c.getExpectedGeneration() + 1)
+                        + " appended " + Duration.between(Instant.ofEpochMilli(newer), c.getIssuedAt()).toMillis() + " ms before it");
+            }
+            res.add("no-command-for-stale-chain", "session " + (c == null ? "?" : c.getSessionId()) + ": dispatch ack at partition "
+                    + r.partition() + " offset " + r.offset() + " superseded command " + id + detail);
         }
     }
 

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -351,9 +350,5 @@ public final class ReliabilityHarness {
         Report r = new ReliabilityHarness(Size.fromSystemProperties(), dir, System.out).run();
         System.out.println(r.summary());
         System.exit(r.violations().isEmpty() ? 0 : 1);
-    }
-
-    static String now() {
-        return Instant.now().toString();
     }
 }

@@ -101,6 +101,7 @@ final class Workload implements AutoCloseable {
         /** Every command id the dispatcher saw (the audit re-reads the topics; this is for the report). */
         final Set<String> commandsSeen = ConcurrentHashMap.newKeySet();
         final Map<String, String> triggers = new ConcurrentHashMap<>();
+        /** Runs that ended: the dispatcher sent {@code run_finished}, or their RunState was {@code declined}. */
         final Set<String> finishedRuns = ConcurrentHashMap.newKeySet();
         /** Per session, the latest status of its chain as the dispatcher saw it (a terminal one sticks until a new chain starts). */
         final Map<String, String> kanbanLastStatus = new ConcurrentHashMap<>();
@@ -125,6 +126,7 @@ final class Workload implements AutoCloseable {
     private final AvroSerde<io.recourse.avro.RetryCommand> commandSerde = AvroSerde.of(io.recourse.avro.RetryCommand.class);
     private final AvroSerde<io.recourse.avro.RecoveryState> stateSerde = AvroSerde.of(io.recourse.avro.RecoveryState.class);
     private final AvroSerde<io.recourse.avro.RouteCommand> routeSerde = AvroSerde.of(io.recourse.avro.RouteCommand.class);
+    private final AvroSerde<io.recourse.avro.RunState> runStateSerde = AvroSerde.of(io.recourse.avro.RunState.class);
     private final InteractiveScenarios.Frames frames = new InteractiveScenarios.Frames();
     final Ledger ledger = new Ledger();
     private final Map<String, Scenario> scenarios = new ConcurrentHashMap<>();
@@ -153,7 +155,7 @@ final class Workload implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> parts = new ArrayList<>();
         for (String t : List.of(topics.kanbanRetryCommands().name(), topics.kanbanRecoveryState().name(),
-                topics.officeRouteCommands().name())) {
+                topics.officeRouteCommands().name(), topics.officeRunState().name())) {
             consumer.partitionsFor(t).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
         }
         consumer.assign(parts);
@@ -344,6 +346,11 @@ final class Workload implements AutoCloseable {
                             onRetry(InteractiveAvro.fromAvro(commandSerde.deserialize(t, r.value())));
                         } else if (t.equals(topics.kanbanRecoveryState().name())) {
                             onState(stateSerde.deserialize(t, r.value()));
+                        } else if (t.equals(topics.officeRunState().name())) {
+                            io.recourse.avro.RunState rs = runStateSerde.deserialize(t, r.value());
+                            if ("declined".equals(rs.getStatus()) && ledger.runs.containsKey(rs.getRunId())) {
+                                ledger.finishedRuns.add(rs.getRunId()); // ended without finishing (e.g. dispatch_unconfirmed)
+                            }
                         } else {
                             onRoute(routeSerde.deserialize(t, r.value()));
                         }
@@ -542,7 +549,7 @@ final class Workload implements AutoCloseable {
         long terminal = ledger.sessions.entrySet().stream().filter(e -> e.getValue().fails())
                 .filter(e -> Audit.TERMINAL.contains(ledger.kanbanLastStatus.getOrDefault(e.getKey(), ""))).count();
         long failing = ledger.sessions.values().stream().filter(KanbanKind::fails).count();
-        return "kanban chains ended " + terminal + "/" + failing + ", office runs finished " + ledger.finishedRuns.size() + "/"
+        return "kanban chains ended " + terminal + "/" + failing + ", office runs ended " + ledger.finishedRuns.size() + "/"
                 + ledger.runs.size() + ", frames " + ledger.frames.get() + ", acks " + ledger.acks.get();
     }
 
