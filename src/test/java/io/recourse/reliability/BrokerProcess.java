@@ -82,6 +82,9 @@ final class BrokerProcess implements AutoCloseable {
                 "-XX:TieredStopAtLevel=1", "-cp", classPath, "-Dlogback.configurationFile=" + logback(), "kafka.Kafka",
                 config.toString()));
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logFile(starts).toFile()).start();
+        Process started = process;
+        // a harness JVM that dies (or is stopped) takes its child processes with it
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
         awaitReady(Duration.ofSeconds(90));
     }
 

@@ -82,6 +82,9 @@ final class RecourseProcess implements AutoCloseable {
                 "-cp", classPath, "io.recourse.cli.RecourseCommand", "run", "-c", config.toString());
         long t0 = System.nanoTime();
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process started = process;
+        // a harness JVM that dies (or is stopped) takes its child processes with it
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
         long deadline = t0 + timeout.toNanos();
         while (true) {
             if (!process.isAlive()) {
