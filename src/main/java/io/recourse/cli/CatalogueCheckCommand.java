@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
 public final class CatalogueCheckCommand extends OfflineCommand {
 
     /** Classpath location of the shipped fixtures (signature-line format). */
-    public static final String DEFAULT_FIXTURES = "catalogue/fixtures.v1.jsonl";
+    public static final String DEFAULT_FIXTURES = "catalogue/fixtures.v2.jsonl";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

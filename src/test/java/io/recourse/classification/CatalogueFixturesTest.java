@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CatalogueFixturesTest {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
-    static final String FIXTURES = "catalogue/fixtures.v1.jsonl";
+    static final String FIXTURES = "catalogue/fixtures.v2.jsonl";
 
     static Stream<Arguments> fixtures() {
         return SignatureFixtures.read(FIXTURES).stream().map(l -> Arguments.of(Named.of(l.toString(), l)));
