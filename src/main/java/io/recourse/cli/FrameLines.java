@@ -112,6 +112,26 @@ final class FrameLines {
         return new Counts(lineNo, frames, rejected);
     }
 
+    /**
+     * The envelopes of one sequence object (its {@code frames} array, as a corpus line holds them),
+     * each through the parser like a line of {@link #read}: for {@code catalogue score}, whose lines
+     * are read (or rendered from observed cases) before their frames.
+     *
+     * @param lineNo the line the sequence came from, for rejections
+     * @return the number of rejected envelopes
+     */
+    int sequence(JsonNode tree, long lineNo, Sink sink) throws IOException {
+        int index = 0;
+        int rejected = 0;
+        for (JsonNode envelope : tree.path("frames")) {
+            index++;
+            if (!accept(JSON.writeValueAsBytes(envelope), envelope, lineNo, index, sink)) {
+                rejected++;
+            }
+        }
+        return rejected;
+    }
+
     private boolean accept(byte[] value, JsonNode tree, long lineNo, int index, Sink sink) {
         try {
             sink.frame(parser.parse(key(tree, lineNo), value));

@@ -55,11 +55,9 @@ final class OfflineRun {
      */
     void run(BufferedReader in, String name, TurnSink sink) throws IOException {
         List<Frame> frames = new ArrayList<>();
-        Map<String, Integer> sessionOrder = new java.util.HashMap<>();
         FrameLines.Counts counts = lines.read(in, new FrameLines.Sink() {
             @Override
             public void frame(Frame frame) {
-                sessionOrder.putIfAbsent(frame.sessionId(), sessionOrder.size());
                 frames.add(frame);
             }
 
@@ -68,10 +66,7 @@ final class OfflineRun {
                 err.println(rejection);
             }
         });
-        frames.sort(java.util.Comparator.<Frame>comparingInt(f -> sessionOrder.get(f.sessionId()))
-                .thenComparingInt(Frame::promptGeneration)
-                .thenComparingLong(Frame::seq));
-        for (Frame frame : frames) {
+        for (Frame frame : replayOrder(frames)) {
             for (SessionEvent e : assembler.accept(frame, frame.occurredAt())) {
                 if (e instanceof TurnOutcome o) {
                     closed++;
@@ -101,6 +96,21 @@ final class OfflineRun {
                     + (open.size() > MAX_LISTED_OPEN ? ", …" : "") + ")");
         }
         err.flush();
+    }
+
+    /**
+     * {@code frames} in replay order: sessions in order of first appearance, then generation, then
+     * {@code seq} (a stable sort, so a duplicate {@code seq} keeps its first copy). Sorts in place.
+     */
+    static List<Frame> replayOrder(List<Frame> frames) {
+        Map<String, Integer> sessionOrder = new java.util.HashMap<>();
+        for (Frame f : frames) {
+            sessionOrder.putIfAbsent(f.sessionId(), sessionOrder.size());
+        }
+        frames.sort(java.util.Comparator.<Frame>comparingInt(f -> sessionOrder.get(f.sessionId()))
+                .thenComparingInt(Frame::promptGeneration)
+                .thenComparingLong(Frame::seq));
+        return frames;
     }
 
     private static String plural(long n, String noun) {
