@@ -129,7 +129,7 @@ public final class CatalogueCheckCommand extends OfflineCommand {
                     problems.add(where + " (" + fixture.id() + "): the fixture's turn did not close");
                     continue;
                 }
-                out.add(new CatalogueCheck.Fixture(fixture.id(), turn.evidence(), fixture.expected()));
+                out.add(new CatalogueCheck.Fixture(fixture.id(), turn.evidence(), fixture.expected(), fixture.ruleId()));
             } catch (FrameRejectedException e) {
                 problems.add(where + " (" + fixture.id() + "): " + e.reason().wire() + ": " + e.getMessage());
             }
