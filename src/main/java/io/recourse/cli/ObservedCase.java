@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * {@code null}), an unknown field is an error (so a misspelt {@code error_code} never silently
  * defaults), enumerations are closed, strings are bounded, the {@code expected} class is the DESIGN
  * §5.1 class of its code ({@code {null, null}} for negatives), and {@code split} must be the one the
- * README's rule gives for {@code source_report} ({@link #splitOf(String)}). Every problem is a
+ * README's rule gives for {@code source_report} ({@link #splitOf(String)}), or {@code test} for a
+ * {@code holdout: true} case (collected after the rules were written, from a report no earlier
+ * case uses). Every problem is a
  * {@link CaseException} naming the field.
  *
  * @param id          {@code obs-<group>-<nnn>}
@@ -113,7 +115,7 @@ public record ObservedCase(
             "agent_type", "surface", "phase", "text", "expected", "why", "split");
     /** Fields that may be absent or {@code null}. */
     public static final List<String> NULLABLE = List.of("provider", "model", "status", "headers", "exit",
-            "error_code", "stop_reason", "timing_hint");
+            "error_code", "stop_reason", "timing_hint", "holdout");
 
     /** The README's products. */
     public static final Set<String> AGENTS = Set.of("claude-code", "codex", "gemini-cli", "opencode", "goose",
@@ -298,7 +300,11 @@ public record ObservedCase(
         if (!split.equals("dev") && !split.equals("test")) {
             throw new CaseException("split", "'" + split + "' is not dev or test");
         }
-        String rule = splitOf(sourceReport);
+        JsonNode holdout = n.get("holdout");
+        if (holdout != null && !holdout.isNull() && !holdout.isBoolean()) {
+            throw new CaseException("holdout", "must be true or false");
+        }
+        String rule = holdout != null && holdout.asBoolean(false) ? "test" : splitOf(sourceReport);
         if (!split.equals(rule)) {
             throw new CaseException("split", "'" + split + "' but the split rule puts source_report " + sourceReport
                     + " in " + rule + " (assigned by source report, never by hand)");

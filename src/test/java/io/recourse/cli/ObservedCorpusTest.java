@@ -48,7 +48,7 @@ class ObservedCorpusTest {
         URL url = ObservedCorpusTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).as("the corpus/observed folder (its README at least)").isNotNull();
         try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("cases-.*\\.jsonl")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout)-.*\\.jsonl")).sorted().toList()) {
                 List<String> text = Files.readAllLines(f, StandardCharsets.UTF_8);
                 for (int i = 0; i < text.size(); i++) {
                     if (!text.get(i).isBlank()) {
@@ -109,9 +109,33 @@ class ObservedCorpusTest {
                 continue; // everyLineParses names it
             }
             String hex = ObservedCaseRendererTest.sha256Hex(n.get("source_report").asText()).substring(0, 8);
-            String rule = Long.parseLong(hex, 16) % 3 == 0 ? "test" : "dev";
+            boolean holdout = l.file().startsWith("holdout-");
+            if (holdout != n.path("holdout").asBoolean(false)) {
+                problems.add(l.where() + " (" + n.path("id").asText("?") + "): holdout is true exactly in holdout-*.jsonl");
+            }
+            String rule = holdout ? "test" : Long.parseLong(hex, 16) % 3 == 0 ? "test" : "dev";
             if (!rule.equals(n.path("split").asText(null))) {
                 problems.add(l.where() + " (" + n.path("id").asText("?") + "): split " + n.path("split") + ", the rule says " + rule);
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void aHoldoutCaseComesFromAReportNoEarlierCaseUses() {
+        java.util.Set<String> earlier = new java.util.HashSet<>();
+        for (Line l : LINES) {
+            JsonNode n = tree(l);
+            if (n != null && l.file().startsWith("cases-")) {
+                earlier.add(n.path("source_report").asText());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Line l : LINES) {
+            JsonNode n = tree(l);
+            if (n != null && l.file().startsWith("holdout-") && earlier.contains(n.path("source_report").asText())) {
+                problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
+                        + " is already in cases-*.jsonl");
             }
         }
         assertThat(problems).isEmpty();
