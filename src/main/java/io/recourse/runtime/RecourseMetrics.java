@@ -36,6 +36,8 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 public final class RecourseMetrics implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RecourseMetrics.class);
+
     /** Content type of the Prometheus text format. */
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -106,7 +108,17 @@ public final class RecourseMetrics implements AutoCloseable {
         Objects.requireNonNull(state, "state");
         try {
             HttpServer s = HttpServer.create(new InetSocketAddress(host, port), 0);
-            s.createContext("/metrics", exchange -> respond(exchange, 200, PROMETHEUS_TEXT, scrape()));
+            s.createContext("/metrics", exchange -> {
+                String body;
+                try {
+                    body = scrape();
+                } catch (RuntimeException e) { // never let the handler die: the JDK server would answer nothing
+                    LOG.warn("metrics scrape failed: {}", e.getClass().getName());
+                    respond(exchange, 500, "text/plain; charset=utf-8", "scrape failed: " + e.getClass().getSimpleName() + "\n");
+                    return;
+                }
+                respond(exchange, 200, PROMETHEUS_TEXT, body);
+            });
             s.createContext("/healthz", exchange -> {
                 KafkaStreams.State now = state.get();
                 boolean healthy = now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.REBALANCING;
