@@ -3,6 +3,7 @@ package io.recourse.runtime;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -41,7 +42,16 @@ public final class RecourseMetrics implements AutoCloseable {
     /** Content type of the Prometheus text format. */
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /**
+     * Kafka Streams' RocksDB {@code number-open-files} metric (recording level DEBUG): a constant
+     * {@code -1} since RocksDB dropped the file-close ticker (Kafka Streams 4.0 upgrade notes: RocksDB 9.7.3), kept
+     * until Kafka removes it. It is a cumulative sum, so Micrometer binds it as a counter, and the
+     * Prometheus client refuses a negative counter, failing the whole scrape; it carries no
+     * information, so it is not registered.
+     */
+    static final String ROCKSDB_NUMBER_OPEN_FILES = "kafka.stream.state.number.open.files";
+
+    private final PrometheusMeterRegistry registry = newRegistry();
     private final RecourseMeters meters;
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private KafkaStreamsMetrics streamsMetrics;
@@ -68,6 +78,12 @@ public final class RecourseMetrics implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+    }
+
+    private static PrometheusMeterRegistry newRegistry() {
+        PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        r.config().meterFilter(MeterFilter.deny(id -> id.getName().equals(ROCKSDB_NUMBER_OPEN_FILES)));
+        return r;
     }
 
     public PrometheusMeterRegistry registry() {
