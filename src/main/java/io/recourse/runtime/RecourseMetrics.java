@@ -3,12 +3,12 @@ package io.recourse.runtime;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.recourse.streams.RecourseMeters;
@@ -43,11 +43,11 @@ public final class RecourseMetrics implements AutoCloseable {
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     /**
-     * Kafka Streams' RocksDB {@code number-open-files} metric (recording level DEBUG): a constant
-     * {@code -1} since RocksDB dropped the file-close ticker (Kafka Streams 4.0 upgrade notes: RocksDB 9.7.3), kept
-     * until Kafka removes it. It is a cumulative sum, so Micrometer binds it as a counter, and the
-     * Prometheus client refuses a negative counter, failing the whole scrape; it carries no
-     * information, so it is not registered.
+     * Kafka Streams' RocksDB {@code number-open-files} metric (recording level DEBUG and up): a
+     * constant {@code -1} since RocksDB 9.7.3 dropped the file-close ticker (Kafka Streams 4.0
+     * upgrade notes), kept until Kafka removes it. It is a cumulative sum, so Micrometer binds it as
+     * a counter, and the Prometheus client refuses a negative counter value, failing the whole
+     * scrape; it carries no information, so it is not registered (DESIGN §10).
      */
     static final String ROCKSDB_NUMBER_OPEN_FILES = "kafka.stream.state.number.open.files";
 

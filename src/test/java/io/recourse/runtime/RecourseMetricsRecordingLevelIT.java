@@ -106,6 +106,8 @@ class RecourseMetricsRecordingLevelIT {
             assertThat(r.body()).as("the %s-level task and RocksDB metrics", level)
                     .contains("kafka_stream_task_", "kafka_stream_state_bytes_written_total")
                     .doesNotContain("kafka_stream_state_number_open_files");
+            assertThat(runner.streams().metrics().keySet()).as("Kafka Streams does report number-open-files")
+                    .anySatisfy(n -> assertThat(n.name()).isEqualTo("number-open-files"));
         }
     }
 
