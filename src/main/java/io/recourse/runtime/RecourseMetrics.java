@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.recourse.streams.RecourseMeters;
@@ -36,10 +37,21 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 public final class RecourseMetrics implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RecourseMetrics.class);
+
     /** Content type of the Prometheus text format. */
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /**
+     * Kafka Streams' RocksDB {@code number-open-files} metric (recording level DEBUG and up): a
+     * constant {@code -1} since RocksDB 9.7.3 dropped the file-close ticker (Kafka Streams 4.0
+     * upgrade notes), kept until Kafka removes it. It is a cumulative sum, so Micrometer binds it as
+     * a counter, and the Prometheus client refuses a negative counter value, failing the whole
+     * scrape; it carries no information, so it is not registered (DESIGN §10).
+     */
+    static final String ROCKSDB_NUMBER_OPEN_FILES = "kafka.stream.state.number.open.files";
+
+    private final PrometheusMeterRegistry registry = newRegistry();
     private final RecourseMeters meters;
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private KafkaStreamsMetrics streamsMetrics;
@@ -66,6 +78,12 @@ public final class RecourseMetrics implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+    }
+
+    private static PrometheusMeterRegistry newRegistry() {
+        PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        r.config().meterFilter(MeterFilter.deny(id -> id.getName().equals(ROCKSDB_NUMBER_OPEN_FILES)));
+        return r;
     }
 
     public PrometheusMeterRegistry registry() {
@@ -106,7 +124,17 @@ public final class RecourseMetrics implements AutoCloseable {
         Objects.requireNonNull(state, "state");
         try {
             HttpServer s = HttpServer.create(new InetSocketAddress(host, port), 0);
-            s.createContext("/metrics", exchange -> respond(exchange, 200, PROMETHEUS_TEXT, scrape()));
+            s.createContext("/metrics", exchange -> {
+                String body;
+                try {
+                    body = scrape();
+                } catch (RuntimeException e) { // never let the handler die: the JDK server would answer nothing
+                    LOG.warn("metrics scrape failed: {}", e.getClass().getName());
+                    respond(exchange, 500, "text/plain; charset=utf-8", "scrape failed: " + e.getClass().getSimpleName() + "\n");
+                    return;
+                }
+                respond(exchange, 200, PROMETHEUS_TEXT, body);
+            });
             s.createContext("/healthz", exchange -> {
                 KafkaStreams.State now = state.get();
                 boolean healthy = now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.REBALANCING;

@@ -117,6 +117,22 @@ class RecourseMetricsTest {
         }
     }
 
+    @Test
+    void the_rocksdb_number_open_files_counter_of_minus_one_is_not_registered_so_the_scrape_succeeds() throws Exception {
+        InetSocketAddress address = metrics.serve("127.0.0.1", 0, state::get);
+        java.util.concurrent.atomic.AtomicLong openFiles = new java.util.concurrent.atomic.AtomicLong(-1);
+        io.micrometer.core.instrument.FunctionCounter.builder(RecourseMetrics.ROCKSDB_NUMBER_OPEN_FILES, openFiles,
+                java.util.concurrent.atomic.AtomicLong::doubleValue).tag("rocksdb.state.id", "s").register(metrics.registry());
+        io.micrometer.core.instrument.FunctionCounter.builder("kafka.stream.state.bytes.written.total", openFiles,
+                v -> 7).tag("rocksdb.state.id", "s").register(metrics.registry());
+
+        HttpResponse<String> r = get(address, "/metrics");
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("kafka_stream_state_bytes_written_total{rocksdb_state_id=\"s\"} 7.0")
+                .doesNotContain("number_open_files");
+    }
+
     private HttpResponse<String> get(InetSocketAddress address, String path) throws IOException, InterruptedException {
         URI uri = URI.create("http://127.0.0.1:" + address.getPort() + path);
         return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build(),
