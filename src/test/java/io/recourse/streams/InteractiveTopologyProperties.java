@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeSet;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -57,14 +58,17 @@ class InteractiveTopologyProperties {
 
     @Test
     void the_topology_writes_what_the_pure_policy_decides() {
+        java.util.concurrent.atomic.AtomicInteger deadLettered = new java.util.concurrent.atomic.AtomicInteger();
         qt().withFixedSeed(SEED).withExamples(30)
                 .forAll(lists().of(integers().between(0, 9_999)).ofSizeBetween(10, 60))
                 .checkAssert(steps -> {
                     try (Run run = new Run()) {
                         steps.forEach(run::step);
                         run.assertSameOutputs();
+                        deadLettered.addAndGet(run.expectedDeadLetters.size());
                     }
                 });
+        assertThat(deadLettered).as("some example sent a control with a negative expected_generation").hasPositiveValue();
     }
 
     /**
@@ -83,11 +87,13 @@ class InteractiveTopologyProperties {
         final TestInputTopic<byte[], byte[]> acks;
         final TestOutputTopic<String, io.recourse.avro.RetryCommand> commandsOut;
         final TestOutputTopic<String, io.recourse.avro.RecoveryState> statesOut;
+        final TestOutputTopic<byte[], byte[]> dlq;
         // the reference: the policy with a map and a sorted time index
         final Map<String, SessionState> states = new HashMap<>();
         final TreeSet<TimerEntry> timers = new TreeSet<>();
         final List<KeyValue<String, RetryCommand>> expectedCommands = new ArrayList<>();
         final List<KeyValue<String, Object>> expectedStates = new ArrayList<>();
+        final List<String> expectedDeadLetters = new ArrayList<>();
         final Map<String, Integer> nextGeneration = new HashMap<>();
         final Map<String, TurnContext> lastRetryTurn = new HashMap<>();
         Instant now = T0;
@@ -111,6 +117,7 @@ class InteractiveTopologyProperties {
                     AvroSerde.of(io.recourse.avro.RetryCommand.class));
             statesOut = driver.createOutputTopic(topics.kanbanRecoveryState().name(), new StringDeserializer(),
                     AvroSerde.of(io.recourse.avro.RecoveryState.class));
+            dlq = driver.createOutputTopic(topics.dlq().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         }
 
         void step(int n) {
@@ -165,6 +172,8 @@ class InteractiveTopologyProperties {
                 case 5 -> {
                     ControlAction action = ControlAction.values()[p % ControlAction.values().length];
                     int highest = st == null ? 0 : st.highestGeneration();
+                    // generations are >= 0 (DESIGN §6.4): a stale expectation below the first generation
+                    // is negative, which the strict parser refuses; that control must be dead-lettered
                     Integer expected = switch (p / 5 % 3) {
                         case 0 -> null;
                         case 1 -> highest;
@@ -174,7 +183,11 @@ class InteractiveTopologyProperties {
                             + (expected == null ? "" : ",\"expected_generation\":" + expected)
                             + ",\"occurred_at\":\"" + now + "\"}";
                     controls.pipeInput(bytes(s), bytes(json), now);
-                    reference(s, InteractiveJson.control(bytes(json)));
+                    if (expected != null && expected < 0) {
+                        expectedDeadLetters.add(json);
+                    } else {
+                        reference(s, InteractiveJson.control(bytes(json)));
+                    }
                 }
                 default -> advance(p % 25 == 0 ? Duration.ofSeconds(301) : Duration.ofSeconds(p % 40 + 1));
             }
@@ -224,6 +237,11 @@ class InteractiveTopologyProperties {
             List<KeyValue<String, Object>> recovery = new ArrayList<>();
             statesOut.readKeyValuesToList().forEach(kv -> recovery.add(KeyValue.pair(kv.key,
                     kv.value == null ? null : InteractiveAvro.fromAvro(kv.value))));
+            List<org.apache.kafka.streams.test.TestRecord<byte[], byte[]>> dead = dlq.readRecordsToList();
+            assertThat(dead).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                    .as("controls with a negative expected_generation are dead-lettered").isEqualTo(expectedDeadLetters);
+            assertThat(dead).extracting(r -> DeadLetters.header(r.headers(), DeadLetters.ERROR_CODE))
+                    .allMatch(InteractiveJson.INVALID_SESSION_CONTROL::equals);
             assertThat(commands).isEqualTo(expectedCommands);
             assertThat(recovery).isEqualTo(expectedStates);
             assertThat(commands.stream().map(kv -> kv.value.commandId()).distinct().count())

@@ -107,8 +107,9 @@ class PlantedSecretsLeakTest {
         RecourseConfig config = RecourseConfig.defaults();
         Topics topics = Topics.from(config);
         Properties props = new Properties();
+        java.nio.file.Path stateDir = java.nio.file.Files.createTempDirectory("recourse-leak-test");
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "recourse-leak-test",
-                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092"));
+                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092", StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()));
         List<String> found = new ArrayList<>();
         try (TopologyTestDriver driver = new TopologyTestDriver(
                 RecourseTopology.build(config, new RecourseMeters(registry)), props, T0)) {
