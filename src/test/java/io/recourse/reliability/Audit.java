@@ -33,6 +33,14 @@ final class Audit {
     /** DESIGN §6.3: the statuses that end a chain. */
     static final Set<String> TERMINAL = Set.of("exhausted", "cancelled", "disarmed", "manual");
 
+    /**
+     * DESIGN §9: the ids Recourse keeps as sent (keys and correlation ids matched exactly; ingress
+     * bounds their length and charset). A planted secret found only inside such an id's value is
+     * kept verbatim by design, counted and listed, not a violation.
+     */
+    static final List<String> VERBATIM_IDS = List.of("session_id", "prompt_generation", "workspace_id", "run_id",
+            "dynamic_profile_id", "execution_profile_id", "agent_profile_id", "task_id", "command_id", "request_id");
+
     /** One failed check. */
     record Violation(String check, String detail) {
         @Override
@@ -48,6 +56,13 @@ final class Audit {
         final List<String> notes = new ArrayList<>();
         final Map<String, Long> kanbanFinal = new TreeMap<>();
         final Map<String, Long> officeFinal = new TreeMap<>();
+        /** Planted secrets found only inside a kept-verbatim id: "kind in topic (place), field" → records. */
+        final Map<String, Long> keptVerbatim = new TreeMap<>();
+        /** Superseded RetryCommands issued before the owner had published evidence of the newer generation. */
+        long supersededByDispatcher;
+        /** The worst of those: how long before the command's issued_at the newer generation's first frame was appended. */
+        long worstLagMs = -1;
+        String worstLag = "";
         long dlq;
 
         void add(String check, String detail) {
@@ -136,7 +151,10 @@ final class Audit {
                     }
                     for (Corpora.Secret s : secrets) {
                         int at = p[1].indexOf(latin1(s.secret().getBytes(StandardCharsets.UTF_8)));
-                        if (at >= 0) {
+                        String id = at < 0 ? null : verbatimId(p[1], s);
+                        if (id != null) {
+                            res.keptVerbatim.merge(s.kind() + " in " + topic + " (" + p[0] + "), " + id, 1L, Long::sum);
+                        } else if (at >= 0) {
                             String k = s.kind() + "|" + topic + "|" + p[0];
                             long[] f = found.computeIfAbsent(k, x -> new long[] {0, r.partition(), r.offset()});
                             f[0]++;
@@ -151,6 +169,34 @@ final class Audit {
             res.add("secret-in-topic", "planted " + p[0] + " in " + p[1] + " (" + p[2] + "): " + f[0]
                     + " record(s), first at partition " + f[1] + " offset " + f[2] + ": …" + excerpts.get(k) + "…");
         });
+    }
+
+    /**
+     * The kept-verbatim id whose planted value covers every occurrence of the secret in {@code text},
+     * or null when an occurrence lies outside such a value (a violation).
+     */
+    static String verbatimId(String text, Corpora.Secret s) {
+        String secret = latin1(s.secret().getBytes(StandardCharsets.UTF_8));
+        for (Map.Entry<String, String> id : Workload.plantedIds(s).entrySet()) {
+            if (!VERBATIM_IDS.contains(id.getKey())) {
+                continue;
+            }
+            String value = latin1(id.getValue().getBytes(StandardCharsets.UTF_8));
+            boolean covered = true;
+            for (int at = text.indexOf(secret); at >= 0 && covered; at = text.indexOf(secret, at + 1)) {
+                covered = false;
+                for (int v = text.indexOf(value); v >= 0 && v <= at; v = text.indexOf(value, v + 1)) {
+                    if (at + secret.length() <= v + value.length()) {
+                        covered = true;
+                        break;
+                    }
+                }
+            }
+            if (covered) {
+                return id.getKey();
+            }
+        }
+        return null;
     }
 
     private static void secretsInText(Result res, String what, List<Path> files, List<Corpora.Secret> secrets) throws IOException {
@@ -345,18 +391,32 @@ final class Audit {
     }
 
     /**
-     * A {@code superseded} ack means a command named a generation that was no longer the session's
-     * latest when the dispatcher saw it. The detail gives the command's {@code issued_at} and how
-     * long before it the newer generation's first frame was appended (the frames topic is
-     * LogAppendTime): a positive lead means Recourse issued the command while that frame waited
-     * in its input.
+     * DESIGN §6.3: a retry never fires for a session whose newer generation the owner can already
+     * see. Every RecoveryState carries the highest generation the owner has seen for its session,
+     * and a RetryCommand is written in the same transaction as its chain's {@code dispatching}
+     * record; the recovery-state topic is keyed by session, so its offset order (read_committed)
+     * is the owner's order for that session. A RetryCommand whose {@code dispatching} record, or
+     * any earlier record of its session, names a generation above the command's
+     * {@code expected_generation} is a violation ({@code no-command-for-stale-chain}); so is one
+     * without a {@code dispatching} record to place it. A command the dispatcher acked
+     * {@code superseded} whose owner had not yet published the newer generation is the designed
+     * answer to a lagging owner: counted, with the worst lag (the command's {@code issued_at}
+     * minus the append time of the newer generation's first frame; the frames topic is
+     * LogAppendTime).
      */
     private void staleCommands(Result res, Map<String, List<ConsumerRecord<byte[], byte[]>>> records, Workload.Ledger ledger) {
         AvroSerde<io.recourse.avro.RetryCommand> retry = AvroSerde.of(io.recourse.avro.RetryCommand.class);
-        Map<String, io.recourse.avro.RetryCommand> byId = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.kanbanRetryCommands().name(), List.of())) {
-            io.recourse.avro.RetryCommand c = retry.deserialize(r.topic(), r.value());
-            byId.putIfAbsent(c.getCommandId(), c);
+        AvroSerde<io.recourse.avro.RecoveryState> stateSerde = AvroSerde.of(io.recourse.avro.RecoveryState.class);
+        List<ConsumerRecord<byte[], byte[]>> stateRecords = new ArrayList<>(
+                records.getOrDefault(topics.kanbanRecoveryState().name(), List.of()));
+        stateRecords.sort((x, y) -> x.partition() != y.partition() ? Integer.compare(x.partition(), y.partition())
+                : Long.compare(x.offset(), y.offset()));
+        Map<String, List<Object[]>> owner = new HashMap<>(); // session -> [state, partition, offset] in owner order
+        for (ConsumerRecord<byte[], byte[]> r : stateRecords) {
+            if (r.value() != null) {
+                io.recourse.avro.RecoveryState st = stateSerde.deserialize(r.topic(), r.value());
+                owner.computeIfAbsent(st.getSessionId(), k -> new ArrayList<>()).add(new Object[] {st, r.partition(), r.offset()});
+            }
         }
         Map<String, Long> firstAppend = new HashMap<>(); // "session/generation" -> append time of its first frame
         for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.agentFrames().name(), List.of())) {
@@ -364,22 +424,57 @@ final class Audit {
                 firstAppend.merge(new String(r.key(), StandardCharsets.UTF_8), r.timestamp(), Math::min);
             }
         }
+        Set<String> superseded = new java.util.HashSet<>();
         for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.kanbanDispatchAcks().name(), List.of())) {
             String v = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
-            if (!v.contains("\"superseded\"")) {
+            if (v.contains("\"superseded\"")) {
+                superseded.add(v.replaceAll("(?s).*\"command_id\":\"([^\"]*)\".*", "$1"));
+            }
+        }
+        Set<String> seen = new java.util.HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : records.getOrDefault(topics.kanbanRetryCommands().name(), List.of())) {
+            io.recourse.avro.RetryCommand c = retry.deserialize(r.topic(), r.value());
+            if (!seen.add(c.getCommandId())) {
                 continue;
             }
-            String id = v.replaceAll(".*\"command_id\":\"([^\"]*)\".*", "$1");
-            io.recourse.avro.RetryCommand c = byId.get(id);
-            String detail = "";
-            if (c != null) {
-                Long newer = firstAppend.get(c.getSessionId() + "/" + (c.getExpectedGeneration() + 1));
-                detail = " — RetryCommand attempt " + c.getAttempt() + " for generation " + c.getExpectedGeneration()
-                        + ", issued_at " + c.getIssuedAt() + (newer == null ? "" : ", generation " + (c.getExpectedGeneration() + 1)
-                        + " appended " + Duration.between(Instant.ofEpochMilli(newer), c.getIssuedAt()).toMillis() + " ms before it");
+            List<Object[]> ss = owner.getOrDefault(c.getSessionId(), List.of());
+            boolean started = false;
+            String evidence = null;
+            boolean placed = false;
+            for (Object[] o : ss) {
+                io.recourse.avro.RecoveryState st = (io.recourse.avro.RecoveryState) o[0];
+                if ("scheduled".equals(st.getStatus()) && st.getAttempt() == 1 && st.getGeneration() == c.getChainStartGeneration()) {
+                    started = true;
+                }
+                if (evidence == null && st.getGeneration() > c.getExpectedGeneration()) {
+                    evidence = st.getStatus() + "/" + st.getAttempt() + " generation " + st.getGeneration()
+                            + " at recovery-state partition " + o[1] + " offset " + o[2];
+                }
+                if (started && "dispatching".equals(st.getStatus()) && st.getAttempt() == c.getAttempt()) {
+                    placed = true;
+                    break;
+                }
             }
-            res.add("no-command-for-stale-chain", "session " + (c == null ? "?" : c.getSessionId()) + ": dispatch ack at partition "
-                    + r.partition() + " offset " + r.offset() + " superseded command " + id + detail);
+            Long newer = firstAppend.get(c.getSessionId() + "/" + (c.getExpectedGeneration() + 1));
+            long lag = newer == null ? -1 : Duration.between(Instant.ofEpochMilli(newer), c.getIssuedAt()).toMillis();
+            String what = "RetryCommand " + c.getCommandId() + " (attempt " + c.getAttempt() + ", expected_generation "
+                    + c.getExpectedGeneration() + ", issued_at " + c.getIssuedAt() + ", retry-commands partition " + r.partition()
+                    + " offset " + r.offset() + (newer == null ? "" : "; generation " + (c.getExpectedGeneration() + 1)
+                    + " appended " + lag + " ms before it") + ")";
+            if (!placed) {
+                res.add("no-command-for-stale-chain", "session " + c.getSessionId() + ": " + what
+                        + " has no dispatching record of its chain to place it in the owner's order");
+            } else if (evidence != null) {
+                res.add("no-command-for-stale-chain", "session " + c.getSessionId() + ": " + what
+                        + " issued after the owner published " + evidence
+                        + (superseded.contains(c.getCommandId()) ? " (the dispatcher acked it superseded)" : ""));
+            } else if (superseded.contains(c.getCommandId())) {
+                res.supersededByDispatcher++;
+                if (lag > res.worstLagMs) {
+                    res.worstLagMs = lag;
+                    res.worstLag = "session " + c.getSessionId() + ": " + what;
+                }
+            }
         }
     }
 

@@ -33,7 +33,11 @@ class AuditTest {
     }
 
     private void state(String session, String status, int attempt, String reason) {
-        io.recourse.avro.RecoveryState s = io.recourse.avro.RecoveryState.newBuilder().setSessionId(session).setGeneration(1)
+        state(session, 1, status, attempt, reason);
+    }
+
+    private void state(String session, int generation, String status, int attempt, String reason) {
+        io.recourse.avro.RecoveryState s = io.recourse.avro.RecoveryState.newBuilder().setSessionId(session).setGeneration(generation)
                 .setStatus(status).setDisposition("auto_retry").setAttempt(attempt).setMaxAttempts(5).setReason(reason)
                 .setUpdatedAt(T).build();
         add(TOPICS.kanbanRecoveryState().name(), session, AvroSerde.of(io.recourse.avro.RecoveryState.class).serialize("t", s));
@@ -121,5 +125,53 @@ class AuditTest {
         assertThat(check(List.of()).violations).extracting(Audit.Violation::toString)
                 .anySatisfy(v -> assertThat(v).contains("turn a/1 classified 2 times"))
                 .anySatisfy(v -> assertThat(v).contains("failing turn b/1 never classified"));
+    }
+
+    private void superseded(String id) {
+        add(TOPICS.kanbanDispatchAcks().name(), id, ("{\"command_id\":\"" + id + "\",\"status\":\"failed\",\"reason\":\"superseded\"}")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRetryIssuedAfterTheOwnerSawTheNewerGenerationIsAStaleChainViolation() throws Exception {
+        ledger.sessions.put("s", Workload.KanbanKind.NEW_PROMPT);
+        state("s", "scheduled", 1, null);
+        state("s", 2, "scheduled", 1, null); // the owner already published generation 2
+        state("s", 2, "dispatching", 1, null);
+        command("s", "c1", 1);
+        superseded("c1");
+        state("s", 2, "disarmed", 1, "new_prompt");
+        Audit.Result r = check(List.of());
+        assertThat(r.byCheck()).containsEntry("no-command-for-stale-chain", 1L);
+        assertThat(r.violations).extracting(Audit.Violation::toString)
+                .anySatisfy(v -> assertThat(v).contains("c1").contains("generation 2 at recovery-state partition 0 offset 1"));
+        assertThat(r.supersededByDispatcher).isZero();
+    }
+
+    @Test
+    void aRetryIssuedBeforeTheOwnerSawTheNewerPromptIsCountedAsSupersededByTheDispatcher() throws Exception {
+        ledger.sessions.put("s", Workload.KanbanKind.NEW_PROMPT);
+        add(TOPICS.agentFrames().name(), "s/2", new byte[] {1});
+        state("s", "scheduled", 1, null);
+        state("s", "dispatching", 1, null);
+        command("s", "c1", 1);
+        superseded("c1");
+        state("s", 2, "disarmed", 1, "new_prompt"); // the newer prompt processed after the command
+        Audit.Result r = check(List.of());
+        assertThat(r.byCheck()).doesNotContainKey("no-command-for-stale-chain");
+        assertThat(r.supersededByDispatcher).isEqualTo(1);
+        assertThat(r.worstLag).contains("c1");
+    }
+
+    @Test
+    void aSecretOnlyInsideAKeptVerbatimIdIsCountedNotAViolation() throws Exception {
+        Corpora.Secret secret = new Corpora.Secret("openai", "sk-proj-TESTSECRET123456", "key {S}");
+        String taskId = Workload.plantedIds(secret).get("task_id");
+        add("app-evidence-turns-changelog", "k", ("..task_id." + taskId + "..").getBytes(StandardCharsets.UTF_8));
+        add("app-other-changelog", "k", ("..task_id." + taskId + ".. note " + secret.secret()).getBytes(StandardCharsets.UTF_8));
+        Audit.Result r = check(List.of(secret));
+        assertThat(r.keptVerbatim).containsEntry("openai in app-evidence-turns-changelog (value), task_id", 1L);
+        assertThat(r.violations).extracting(Audit.Violation::toString).singleElement()
+                .satisfies(v -> assertThat(v).contains("app-other-changelog (value)"));
     }
 }

@@ -95,6 +95,12 @@ public final class ReliabilityHarness {
                 audit.officeFinal.forEach((k, n) -> b.append("  ").append(k).append(": ").append(n).append('\n'));
                 b.append("hostile corpus:\n");
                 audit.notes.forEach(n -> b.append("  ").append(n).append('\n'));
+                b.append("planted secrets kept verbatim by design (DESIGN §9 ids ").append(Audit.VERBATIM_IDS).append("): ")
+                        .append(audit.keptVerbatim.values().stream().mapToLong(Long::longValue).sum()).append(" record(s)\n");
+                audit.keptVerbatim.forEach((k, n) -> b.append("  ").append(k).append(": ").append(n).append('\n'));
+                b.append("RetryCommands superseded by the dispatcher (owner had not yet seen the newer prompt): ")
+                        .append(audit.supersededByDispatcher).append(audit.supersededByDispatcher == 0 ? "" : ", worst lag "
+                                + audit.worstLagMs + " ms: " + audit.worstLag).append('\n');
                 b.append("violations per check: ").append(audit.byCheck()).append('\n');
             }
             b.append("final health: ").append(finalHealth).append(", total ").append(total == null ? "?" : total.toSeconds() + " s\n");

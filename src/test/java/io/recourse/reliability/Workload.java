@@ -257,6 +257,15 @@ final class Workload implements AutoCloseable {
         send(topics.agentFrames().name(), session + "/" + generation, fs, secret);
     }
 
+    /**
+     * The ids (DESIGN §9's kept-verbatim list) that carry a planted secret, field → value as sent:
+     * {@code task_id} of the session's first frame. The audit reports a secret inside such a value
+     * as kept verbatim by design.
+     */
+    static Map<String, String> plantedIds(Corpora.Secret secret) {
+        return Map.of("task_id", "task with " + secret.inContext());
+    }
+
     /** Plants the secret in every free-text field of a turn: prompt, turn_config, stderr, HTTP headers and body, error message. */
     private static List<ObjectNode> plant(List<ObjectNode> fs, Corpora.Secret secret) {
         String text = secret.inContext();
@@ -271,7 +280,7 @@ final class Workload implements AutoCloseable {
                         ((ObjectNode) prompt.get(0)).put("text", "please use " + text);
                     }
                     f.putObject("turn_config").put("model", "m").put("api_key", secret.secret()).put("note", text);
-                    f.put("task_id", "task with " + text);
+                    plantedIds(secret).forEach(f::put);
                 }
                 case "http" -> {
                     obj(p, "headers").put("authorization", "Bearer " + secret.secret()).put("x-debug", text);
