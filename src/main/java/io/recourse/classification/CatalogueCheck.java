@@ -1,6 +1,8 @@
 package io.recourse.classification;
 
 import io.recourse.evidence.Evidence;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

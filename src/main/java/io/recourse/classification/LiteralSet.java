@@ -19,7 +19,7 @@ import java.util.Map;
  * compared. The filter stays in the processor's first-level cache whatever else the classifier
  * touches, unlike an automaton's transition table.
  */
-final class LiteralSet {
+public final class LiteralSet {
 
     /** Shortest literal: a literal is looked up by its first three characters. */
     static final int MIN_LENGTH = 3;

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * to compare with the text's ASCII-folded form. A pattern using a construct this reader does not
  * model (inline flags, back references, quoting, nested classes, other flags) gives no clauses.
  */
-final class RequiredLiterals {
+public final class RequiredLiterals {
 
     /** Shortest literal kept in a clause. */
     static final int MIN_LITERAL = 3;

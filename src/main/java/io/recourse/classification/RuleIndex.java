@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  *
  * Nothing is remembered across turns: per turn, a {@link Turn} holds the fields read so far.
  */
-final class RuleIndex {
+public final class RuleIndex {
 
     private final LiteralSet literals;
     /** Literal id → the alternatives it gates. */

@@ -5,7 +5,7 @@ import io.recourse.bench.BenchReport;
 import io.recourse.bench.PurgeResult;
 import io.recourse.bench.RunResult;
 import io.recourse.bench.Scenario;
-import io.recourse.runtime.RecourseConfig;
+import io.recourse.config.RecourseConfig;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

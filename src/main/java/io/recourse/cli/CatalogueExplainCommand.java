@@ -1,13 +1,13 @@
 package io.recourse.cli;
 
 import io.recourse.classification.Catalogue;
-import io.recourse.classification.Classification;
 import io.recourse.classification.Classifier;
 import io.recourse.classification.Explanation;
 import io.recourse.evidence.ClosedTurn;
 import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.taxonomy.Classification;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine.Command;

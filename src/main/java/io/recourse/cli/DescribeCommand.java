@@ -1,6 +1,6 @@
 package io.recourse.cli;
 
-import io.recourse.streams.RecourseTopology;
+import io.recourse.topology.RecourseTopology;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Instant;

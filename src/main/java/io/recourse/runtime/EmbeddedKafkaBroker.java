@@ -1,5 +1,6 @@
 package io.recourse.runtime;
 
+import io.recourse.config.RecourseConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

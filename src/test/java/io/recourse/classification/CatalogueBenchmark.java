@@ -41,7 +41,7 @@ public class CatalogueBenchmark {
      * The corpus mix: every signature line and catalogue fixture as one turn — failed when the
      * line expects a code, completed otherwise.
      */
-    static List<Evidence> corpusMix() {
+    public static List<Evidence> corpusMix() {
         List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
         lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
         List<Evidence> mix = new ArrayList<>();

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.classification.SignatureFixtures.Line;
 import io.recourse.evidence.Evidence;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -24,18 +26,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code reset_at} expectations): real-world shapes of every agent and provider family the corpus
  * lacks, and a positive and a negative fixture for every code of DESIGN §5.1 (issue 4 item 5).
  */
-class CatalogueFixturesTest {
+public class CatalogueFixturesTest {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
-    static final String FIXTURES = "catalogue/fixtures.v1.jsonl";
+    public static final String FIXTURES = "catalogue/fixtures.v1.jsonl";
 
-    static Stream<Arguments> fixtures() {
+    public static Stream<Arguments> fixtures() {
         return SignatureFixtures.read(FIXTURES).stream().map(l -> Arguments.of(Named.of(l.toString(), l)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
-    void classifiesTheFixtureAsExpected(Line line) {
+    public void classifiesTheFixtureAsExpected(Line line) {
         JsonNode expected = line.raw().path("expected");
         if (line.expected() == null) {
             Evidence completed = SignatureFixtures.completedTurn(line);
@@ -61,7 +63,7 @@ class CatalogueFixturesTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Code.class)
-    void everyCodeHasAPositiveAndANegativeFixture(Code code) {
+    public void everyCodeHasAPositiveAndANegativeFixture(Code code) {
         List<Line> all = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
         all.addAll(SignatureFixtures.read(FIXTURES));
         assertThat(all).as("positive fixtures of %s", code.wire())

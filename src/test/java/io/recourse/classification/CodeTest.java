@@ -3,15 +3,17 @@ package io.recourse.classification;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-class CodeTest {
+public class CodeTest {
 
     @Test
-    void everyCodeOfTheTaxonomyHasTheClassOfDesignSection51() {
+    public void everyCodeOfTheTaxonomyHasTheClassOfDesignSection51() {
         Map<String, String> expected = Map.ofEntries(
                 Map.entry("network_unavailable", "transient"),
                 Map.entry("provider_overloaded", "transient"),
@@ -39,7 +41,7 @@ class CodeTest {
     }
 
     @Test
-    void wireNamesRoundTripAndUnknownNamesAreRejected() {
+    public void wireNamesRoundTripAndUnknownNamesAreRejected() {
         for (Code c : Code.values()) {
             assertThat(Code.fromWire(c.wire())).isSameAs(c);
         }
@@ -49,7 +51,7 @@ class CodeTest {
     }
 
     @Test
-    void confidenceAtMostKeepsTheWeaker() {
+    public void confidenceAtMostKeepsTheWeaker() {
         assertThat(Confidence.HIGH.atMost(Confidence.MEDIUM)).isEqualTo(Confidence.MEDIUM);
         assertThat(Confidence.LOW.atMost(Confidence.MEDIUM)).isEqualTo(Confidence.LOW);
     }

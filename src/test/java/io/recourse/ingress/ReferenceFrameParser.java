@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
