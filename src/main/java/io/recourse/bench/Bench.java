@@ -69,7 +69,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The benchmark engine behind {@code recourse bench} (issue 8): runs {@link Scenario}s on one
+ * The benchmark engine behind {@code recourse bench}: runs {@link Scenario}s on one
  * broker — the embedded one by default, or the cluster of the given configuration — with the
  * {@link Workload}, and measures each end to end.
  *
@@ -240,7 +240,7 @@ public final class Bench implements AutoCloseable {
     }
 
     /**
-     * The abandoned-turn phase (issue 8 item 4): a fresh full topology with a short idle bound
+     * The abandoned-turn phase: a fresh full topology with a short idle bound
      * ({@link #ABANDONED_IDLE}) and retention ({@link #ABANDONED_RETENTION}); every one of
      * {@code sessions} sessions opens one turn ({@link Workload#abandonedTurn}: a prompt and a
      * provider's HTTP 500, no terminal frame) and goes silent. Once processed, the turns and their signals are counted through interactive

@@ -1,7 +1,7 @@
 package io.recourse.bench;
 
 /**
- * One benchmark configuration (issue 8 item 2).
+ * One benchmark configuration.
  *
  * @param topology       {@link Kind#PASS_THROUGH} (the physical limit: frames copied to an output
  *                       topic) or {@link Kind#FULL} ({@code RecourseTopology.build(config)})

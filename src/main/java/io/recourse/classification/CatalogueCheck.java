@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The core of {@code recourse catalogue check [--rules FILE] [--fixtures FILE]} (issue 4 item 8):
+ * The core of {@code recourse catalogue check [--rules FILE] [--fixtures FILE]}:
  * validates a rule file and runs fixtures through it, reporting per-rule hit counts and every
  * mismatch. Turning fixture lines into {@link Evidence} is the caller's job (the evidence
  * assembler), so this stays free of frame parsing.

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A fixed set of ASCII literals found in a text in one pass (issue 8): which literals occur, and
+ * A fixed set of ASCII literals found in a text in one pass: which literals occur, and
  * where each first starts. Built once per {@link Catalogue} from its regexes' required literals
  * ({@link RuleIndex}).
  *

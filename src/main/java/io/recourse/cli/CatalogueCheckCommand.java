@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code recourse catalogue check [--rules FILE] [--fixtures FILE]…} (issue 4 item 8): validates a
+ * {@code recourse catalogue check [--rules FILE] [--fixtures FILE]…}: validates a
  * rule file (load errors name the rule) and runs signature fixtures through it — each fixture line
  * as one whole turn through the real frame parser, evidence assembler and classifier
  * ({@link SignatureFixture}) — printing per-rule hit counts (priority order, fallbacks last) and

@@ -117,7 +117,7 @@ public final class RecourseConfig {
     /**
      * Decoded turn states the evidence processor keeps in memory per task (least recently used
      * first out; default 10000, {@code 0} = no cache): a frame of a cached turn skips the turn
-     * store's read and decode (issue 8). The store stays the source of truth.
+     * store's read and decode. The store stays the source of truth.
      */
     public static final String EVIDENCE_TURN_CACHE_ENTRIES = "recourse.evidence.turn.cache.entries";
     /**

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The interactive part of {@code recourse demo} (issue #5 item 7, DESIGN §6, §8): plays the
+ * The interactive part of {@code recourse demo} (DESIGN §6, §8): plays the
  * {@link InteractiveScenarios} against the running topology through a {@link ScriptedDispatcher},
  * restarts the Streams app when the restart scenario is in its countdown, prints each session's
  * timeline (status, attempt, {@code retry_at}, command; offsets in seconds of the scaled clock from

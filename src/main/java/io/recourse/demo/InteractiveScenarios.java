@@ -18,7 +18,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The interactive (Kanban) demo scenarios of issue #5 / DESIGN §6: each names a session, the
+ * The interactive (Kanban) demo scenarios of DESIGN §6: each names a session, the
  * scripted turns the {@link ScriptedDispatcher} plays (the user's turn, then one turn per retry it
  * dispatches), an optional trigger, and the timeline of {@code recourse.kanban.recovery-state} it
  * must produce (status, attempt, reason per record, in order, see {@link #timeline}). Instants are not compared; every
@@ -126,7 +126,7 @@ public final class InteractiveScenarios {
         return List.copyOf(all);
     }
 
-    /** The six scenarios of issue #5 item 7. */
+    /** The six scenarios. */
     public static List<Scenario> all() {
         List<Step> exhausted = new ArrayList<>();
         for (int a = 1; a <= 5; a++) {

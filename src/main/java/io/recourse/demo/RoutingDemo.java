@@ -60,7 +60,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code recourse demo-routing}: the routing scenario of issue 7 on an embedded broker, through the
+ * {@code recourse demo-routing}: the routing scenario on an embedded broker, through the
  * whole pipeline (DESIGN §3–§8): ingress → evidence → classification → workspace-keyed
  * SessionEvents → routing owner, running the real {@link RecourseTopology} with
  * {@link JitterSource#none()} (exact short-retry delays) and the scaled record clock.
@@ -164,7 +164,7 @@ public final class RoutingDemo implements Callable<Integer> {
     /** What the dispatcher makes a dispatched turn end with. */
     enum TurnEnd { CAPACITY, QUOTA, AUTH, SUCCESS }
 
-    /** Acks route commands and publishes each dispatched turn's frames (issue 7 item 4). */
+    /** Acks route commands and publishes each dispatched turn's frames. */
     private static final class Dispatcher implements AutoCloseable {
 
         private final RecourseRunner runner;

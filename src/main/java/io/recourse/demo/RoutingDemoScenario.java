@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * The routing demo's scenario (issue 7) as a script over {@link RoutingSimulator}: a dynamic
+ * The routing demo's scenario as a script over {@link RoutingSimulator}: a dynamic
  * profile of three candidates and {@code runs} concurrent runs on one workspace. The first
  * candidate hits model capacity, which clears after two short retries (the other runs wait, then
  * all proceed); a second capacity burst does not clear, so the runs fall through to the second

@@ -621,7 +621,7 @@ public final class EvidenceAssembler {
         /**
          * Fills identity fields still unknown from the frame (the first value wins). Keeps the
          * context object when the frame adds nothing, and sanitizes a provider/model id only when
-         * it is taken (issue 8: both were done on every frame).
+         * it is taken (both were done on every frame).
          */
         void mergeIdentity(Frame f) {
             TurnContext c = context;

@@ -25,7 +25,7 @@ import java.util.Set;
  * {@code session_id} (which may itself contain {@code /}), the right part must be the decimal
  * form of {@code prompt_generation}.
  *
- * <p>How (issue 8): one pass of Jackson's streaming parser over the envelope's top-level fields;
+ * <p>How: one pass of Jackson's streaming parser over the envelope's top-level fields;
  * only {@code payload}, {@code turn_config} and values that are not of their field's type become
  * trees. Top-level duplicate keys are found with a bit set of the known fields (and a set of the
  * unknown names, if any); nested ones by the tree reader

@@ -10,7 +10,7 @@ import java.util.Map;
  * {@link TurnStateMapping}): enums travel as their wire names, or — for enums without one (the
  * turn state's closed marker and effect kinds) — as their lower-case constant names; {@code null}
  * stays {@code null} where the schema field is nullable. Names are looked up in per-enum tables
- * computed once (issue 8: the turn store's mapping converted names on every frame).
+ * computed once (the turn store's mapping converted names on every frame).
  */
 public final class AvroConversions {
 

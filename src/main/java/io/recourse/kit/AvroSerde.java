@@ -63,7 +63,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     /** Encode buffers larger than this (bytes) are dropped after use rather than kept by the thread. */
     private static final int MAX_RETAINED_BUFFER = 1 << 20;
     /**
-     * Per-thread encode buffer and binary encoder, reused across calls (issue 8: the per-record
+     * Per-thread encode buffer and binary encoder, reused across calls (the per-record
      * allocations of {@code BinaryMessageEncoder} showed in the profile). Thread-confined, so a
      * serde instance shared by several stream threads stays safe.
      */
@@ -125,7 +125,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     /**
      * A reusable growable byte buffer with its reusable direct binary encoder. Not a
      * {@link java.io.ByteArrayOutputStream}: its methods are synchronized, and the direct encoder
-     * writes most values a byte at a time (issue 8: the lock showed in the turn store's encode).
+     * writes most values a byte at a time (the lock showed in the turn store's encode).
      */
     private static final class EncodeBuffer extends OutputStream {
         BinaryEncoder encoder;

@@ -33,7 +33,7 @@ public interface WireName {
     }
 
     /**
-     * Per-enum tables, computed once (issue 8: parsing frames and mapping Avro state looked wire
+     * Per-enum tables, computed once (parsing frames and mapping Avro state looked wire
      * names up on every record, lower-casing every constant's name each time).
      */
     final class Lookup {

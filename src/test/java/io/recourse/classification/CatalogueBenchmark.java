@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * JMH benchmark (not a test; issue 4 item 6): classifier throughput in signals per second over
+ * JMH benchmark (not a test): classifier throughput in signals per second over
  * the corpus mix — every {@code signatures.jsonl} line and catalogue fixture as a turn. The score
  * is turns classified per second; divide by {@link #signalsPerTurn} (printed at setup) or read
  * the {@code signals/s} figure it prints. Run after {@code mvn -o test-compile}:

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The core of {@code recourse catalogue check} (issue 4 item 8). */
+/** The core of {@code recourse catalogue check}. */
 public class CatalogueCheckTest {
 
     private static List<CatalogueCheck.Fixture> fixtures(String resource) {

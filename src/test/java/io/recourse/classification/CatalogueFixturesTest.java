@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The catalogue's own fixtures ({@code catalogue/fixtures.v1.jsonl}, signature-line format plus
  * {@code negative_for} and optional {@code confidence}, {@code rule_id}, {@code retry_after},
  * {@code reset_at} expectations): real-world shapes of every agent and provider family the corpus
- * lacks, and a positive and a negative fixture for every code of DESIGN §5.1 (issue 4 item 5).
+ * lacks, and a positive and a negative fixture for every code of DESIGN §5.1.
  */
 public class CatalogueFixturesTest {
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** Load-time validation of rule files (DESIGN §5.2, issue 4 item 5): every error names the rule. */
+/** Load-time validation of rule files (DESIGN §5.2): every error names the rule. */
 public class CatalogueValidationTest {
 
     private static final String RULE_A = """

@@ -20,7 +20,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Bounded time on adversarial input (DESIGN §5.2, issue 4 item 6): 100 KB texts made of runs of
+ * Bounded time on adversarial input (DESIGN §5.2): 100 KB texts made of runs of
  * the characters the catalogue's regexes use and of words taken from its rules, placed in every
  * field a rule reads, always classify. No timing assertion: a catastrophic regex would hang the
  * run instead of finishing it. QuickTheories with a fixed seed, as the project's other properties.

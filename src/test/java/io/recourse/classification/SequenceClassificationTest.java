@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The classifier's part of every {@code corpus/sequences.jsonl} entry (issue 2 item 4): the
+ * The classifier's part of every {@code corpus/sequences.jsonl} entry: the
  * generation-1 turn, reduced to evidence by {@link SignatureFixtures#sequenceTurn}, gets the
  * expected code and class (or none when it completed or was cancelled), the expected validated
  * {@code retry_after} / {@code reset_at} (1 s tolerance), and effect flags that give the expected

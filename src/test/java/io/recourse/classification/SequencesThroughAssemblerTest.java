@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every {@code corpus/sequences.jsonl} entry end to end through the real pipeline — the frame
  * parser, the offline evidence assembler and this catalogue's {@link Classifier} — reproduces the
- * expected outcome, code, class, replay safety and validated hints (1 s tolerance) (issue 2 item 4).
+ * expected outcome, code, class, replay safety and validated hints (1 s tolerance).
  */
 public class SequencesThroughAssemblerTest {
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every line of {@code corpus/signatures.jsonl} (issue 4 item 1), following the corpus README's
+ * Every line of {@code corpus/signatures.jsonl}, following the corpus README's
  * "How to test": a line with a code is classified as a failed turn of its signals and must get
  * that code and class (fallback codes: no rule may match); a line without one must leave the turn
  * completed when it ends with {@code end_turn}.

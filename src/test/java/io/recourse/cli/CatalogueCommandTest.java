@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code recourse catalogue check} and {@code recourse catalogue explain} (issue 4 item 8). */
+/** {@code recourse catalogue check} and {@code recourse catalogue explain}. */
 public class CatalogueCommandTest {
 
     @TempDir

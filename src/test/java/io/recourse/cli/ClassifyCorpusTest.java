@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code recourse classify} over the corpus {@code sequences.jsonl} (issue 2 item 5): every
+ * {@code recourse classify} over the corpus {@code sequences.jsonl}: every
  * sequence's expectation (outcome, code, class, replay_safe, retry_after/reset_at within 1 s) is
  * reproduced, both from the corpus file itself ({@code --corpus} and auto-detected) and from its
  * frames flattened into plain JSONL in a shuffled arrival order with all sessions interleaved.

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code recourse demo} with its interactive scenarios end to end on the embedded broker (issue #5
- * item 7, DESIGN §6, §8 {@code --time-scale}): the scripted dispatcher answers every RetryCommand,
+ * {@code recourse demo} with its interactive scenarios end to end on the embedded broker
+ * (DESIGN §6, §8 {@code --time-scale}): the scripted dispatcher answers every RetryCommand,
  * the Streams app is restarted once during a countdown, every session follows its expected timeline,
  * exit 0.
  */

@@ -17,7 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The demo's expected-timeline checks (issue #5 item 7): steps, jitter bounds, hints, commands. */
+/** The demo's expected-timeline checks: steps, jitter bounds, hints, commands. */
 public class InteractiveScenariosTest {
 
     private static final Instant T0 = Instant.parse("2026-11-30T09:00:00Z");

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code recourse demo-routing} end to end on its embedded broker (issue 7): the scripted
+ * {@code recourse demo-routing} end to end on its embedded broker: the scripted
  * dispatcher's frames go through the real topology (ingress → evidence → classification → routing
  * owner); the route timeline, the health table and the parked runs are printed, the timeline
  * follows the scenario per run and per health key, exit 0. Five runs at 10× take about a minute.

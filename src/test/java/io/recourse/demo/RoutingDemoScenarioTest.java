@@ -16,7 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The routing demo's scenario (issue 7) through the decision functions. */
+/** The routing demo's scenario through the decision functions. */
 public class RoutingDemoScenarioTest {
 
     private static final Instant START = Instant.parse("2026-11-30T09:00:00Z");

@@ -18,7 +18,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * The sanitizer's prefilters (issue 8: skip a redaction's regex when the text lacks a literal
+ * The sanitizer's prefilters (skip a redaction's regex when the text lacks a literal
  * every match contains) never change a result: with and without them, {@code sanitize} agrees.
  */
 public class SanitizerPrefilterProperties {

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * No output topic ever holds a planted secret (DESIGN §9, issue 4 item 7), on a real broker with
+ * No output topic ever holds a planted secret (DESIGN §9), on a real broker with
  * exactly_once_v2 running the whole Recourse topology.
  *
  * <p><b>Given</b> failing turns (provider error object, HTTP 529 with headers and body, update

@@ -56,7 +56,7 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * {@code recourse_classifications_total}; every fired time-index entry records its lag behind stream
  * time under {@code recourse_timer_lag_seconds{owner=evidence, kind=idle|purge}}.
  *
- * <p><b>Decoded turn-state cache</b> (issue 8: reading and decoding the turn store's value was a
+ * <p><b>Decoded turn-state cache</b> (reading and decoding the turn store's value was a
  * tenth of the stream thread). The processor keeps up to {@code turnCacheEntries} decoded states
  * and up to {@code turnCacheBytes} of their estimated size ({@link TurnStateMapping#estimatedBytes}),
  * least recently used first out ({@code 0} disables it), so large valid turns cannot exhaust the

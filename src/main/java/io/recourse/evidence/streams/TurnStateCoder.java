@@ -13,7 +13,7 @@ import org.apache.avro.io.Encoder;
  * Hand-written Avro binary body of a {@link TurnStateValue} (schema {@code schemas/TurnStateValue.avsc}):
  * the same {@link Encoder} calls, in the same order, as Avro's {@code SpecificDatumWriter} makes for
  * it — so the bytes are identical — without its per-field schema walk, union resolution and
- * logical-type conversion lookups, which were most of the turn store's encode cost (issue 8). Avro's
+ * logical-type conversion lookups, which were most of the turn store's encode cost. Avro's
  * generated custom coders would do the same, but the compiler does not generate them for schemas
  * with logical types ({@code timestamp-millis}).
  *

@@ -47,7 +47,7 @@ public final class TurnStateMapping {
     /**
      * The Avro form of a turn state. Built with the generated all-args constructors, not the
      * builders: the builders validate and copy every field, which showed in the evidence stage's
-     * per-frame profile (issue 8); the value is the same record.
+     * per-frame profile; the value is the same record.
      */
     public static TurnStateValue toAvro(TurnState s) {
         TurnContext c = s.context();
@@ -73,7 +73,7 @@ public final class TurnStateMapping {
 
     /**
      * The Avro form of an effect mark, as its all-args constructor makes it but without the
-     * constructor's {@code Instant.truncatedTo} (issue 8: a turn re-maps all its effect marks on
+     * constructor's {@code Instant.truncatedTo} (a turn re-maps all its effect marks on
      * every frame, and they are already whole milliseconds unless the frame's time was finer).
      */
     private static TurnEffectMark effectMark(EffectMark e) {

@@ -66,7 +66,7 @@ public final class IngressProcessor extends ContextualProcessor<byte[], byte[], 
 
     /** The key as text; malformed UTF-8 is an error, not a replacement character. */
     private static String strictUtf8(byte[] bytes) throws CharacterCodingException {
-        // Issue 8: keys are almost always ASCII, which decodes to the same chars in Latin-1 (a plain
+        // Keys are almost always ASCII, which decodes to the same chars in Latin-1 (a plain
         // copy); only other keys pay for a strict decoder.
         for (byte b : bytes) {
             if (b < 0) {

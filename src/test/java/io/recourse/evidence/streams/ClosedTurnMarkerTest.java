@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A closed turn keeps only its closed marker in the turn store (DESIGN §4; issue 8: the effect
+ * A closed turn keeps only its closed marker in the turn store (DESIGN §4; the effect
  * marks and kept-signal references were most of an idle session's state), and a later frame of
  * it is still only counted.
  */

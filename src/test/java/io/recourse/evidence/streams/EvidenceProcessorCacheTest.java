@@ -40,7 +40,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The evidence processor's decoded turn-state cache (issue 8): a write-through view of the turn
+ * The evidence processor's decoded turn-state cache: a write-through view of the turn
  * store that changes nothing observable — same forwarded records, store contents and counters with
  * the cache off, tiny (constant eviction) or large — and that a re-initialized task (EOS abort →
  * close dirty → stores rolled back → init) never reads.

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.quicktheories.QuickTheory;
 
 /**
- * The turn store's faster encode path (issue 8) writes the very bytes the generic Avro path wrote:
+ * The turn store's faster encode path writes the very bytes the generic Avro path wrote:
  * {@link TurnStateCoder} and {@link AvroSerde}'s reused buffers against Avro's own
  * {@link BinaryMessageEncoder} (single-object encoding, current schema), the builder-free
  * {@link TurnStateMapping#toAvro} against the builder form, and a store round trip gives
