@@ -4,6 +4,7 @@ import io.recourse.avro.RecoveryState;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.EvidenceCounters;
 import io.recourse.evidence.streams.EvidenceTopology;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.kit.AvroSerde;
 import io.recourse.runtime.EmbeddedKafkaBroker;
 import io.recourse.runtime.RecourseRunner;
@@ -367,7 +368,7 @@ public final class Bench implements AutoCloseable {
         String frames = config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES);
         String passOut = id + ".pass-through-out";
         Function<RecourseConfig, Topology> builder = scenario.topology() == Scenario.Kind.FULL
-                ? RecourseTopology::build
+                ? c -> RecourseTopology.build(c, RecourseTopology.Options.with(RecourseMeters.global()))
                 : c -> passThrough(frames, passOut);
         String description = builder.apply(config).describe().toString();
         String classifications = config.topicName(RecourseConfig.TOPIC_CLASSIFICATIONS);

@@ -7,6 +7,7 @@ import io.recourse.demo.DemoSamples;
 import io.recourse.demo.InteractiveDemo;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.evidence.streams.AvroMapping;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.interactive.streams.InteractiveTopology;
 import io.recourse.kit.AvroSerde;
 import io.recourse.runtime.EmbeddedKafkaBroker;
@@ -116,7 +117,8 @@ public final class DemoCommand implements Callable<Integer> {
                 RecourseConfig.TOPICS_CREATE, "true", // the broker is the demo's own, started below
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
-        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c, time::scaled);
+        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c,
+                RecourseTopology.Options.with(RecourseMeters.global()).withRecordClock(time::scaled));
         Map<String, TurnOutcome> outcomes;
         int differingScenarios = 0;
         // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's

@@ -10,6 +10,7 @@ import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RouteConfigValue;
 import io.recourse.avro.RunState;
 import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.kit.Topics;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RouteAction;
@@ -124,7 +125,8 @@ public final class RoutingDemo implements Callable<Integer> {
                     // give it 90 s on the scaled clock (no dispatch times out in the scenario)
                     RecourseConfig.DISPATCH_TIMEOUT_MS, "90000"));
             try (RecourseRunner runner = new RecourseRunner(config,
-                    c -> RecourseTopology.build(c, time::scaled, JitterSource.none()), time)) {
+                    c -> RecourseTopology.build(c, RecourseTopology.Options.with(RecourseMeters.global())
+                            .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), time)) {
                 runner.start();
                 try (Dispatcher d = new Dispatcher(runner, config, time, runs)) {
                     d.publishRouteConfig(RoutingDemoScenario.config());
@@ -624,43 +626,6 @@ public final class RoutingDemo implements Callable<Integer> {
             return 3;
         }
         return 4;
-    }
-
-    /**
-     * A record without its absolute instants, which depend on when the demo ran: a run state's retry
-     * is kept as its exact delay ({@code retry_at − updated_at}), other instants as present or absent.
-     */
-    static String normalized(SpecificRecord v) {
-        if (v == null) {
-            return "tombstone";
-        }
-        if (v instanceof RouteCommand c) {
-            return "command " + c.getCommandId() + " " + c.getAction() + " on=" + c.getExecutionProfileId() + " reason="
-                    + c.getReason() + " code=" + c.getCode() + " attempt=" + c.getAttempt() + " session=" + c.getSessionId()
-                    + " gen=" + c.getExpectedGeneration();
-        }
-        if (v instanceof RunState s) {
-            return "state " + s.getStatus() + " attempt=" + s.getAttempt() + " on=" + s.getExecutionProfileId()
-                    + (s.getRetryAt() == null ? "" : " retry_in=" + Duration.between(s.getUpdatedAt(), s.getRetryAt())
-                    + " (" + s.getRetryOrdinal() + "/" + s.getMaxRetries() + ")")
-                    + (s.getWakeAt() == null ? "" : " wake_at=set") + " code=" + s.getCode() + " reason=" + s.getReason();
-        }
-        if (v instanceof RouteAttempt a) {
-            return "attempt #" + a.getSequence() + " " + a.getOutcome() + " on=" + a.getExecutionProfileId() + " code="
-                    + a.getCode() + " confidence=" + a.getConfidence() + " phase=" + a.getPhase()
-                    + (a.getResetAt() != null || a.getRetryAfter() != null ? " hint=set" : "")
-                    + (a.getStartedAt() == null ? "" : " started") + (a.getFinishedAt() == null ? "" : " finished");
-        }
-        if (v instanceof ProviderHealth h) {
-            return "health " + h.getState() + " code=" + h.getCode() + " step=" + h.getBackoffStep()
-                    + (h.getRetryAt() == null ? "" : " retry_at=set");
-        }
-        if (v instanceof ParkedRun p) {
-            return "park " + p.getStatus() + (p.getWakeAt() == null ? "" : " wake_at=set") + " reason=" + p.getReason() + " "
-                    + p.getCandidates().stream().map(b -> b.getExecutionProfileId() + ":" + b.getReason() + ":" + b.getCode())
-                    .toList();
-        }
-        return String.valueOf(v);
     }
 
     private static String line(String key, SpecificRecord v, Instant origin) {

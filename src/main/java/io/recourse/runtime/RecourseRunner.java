@@ -65,7 +65,7 @@ public final class RecourseRunner implements AutoCloseable {
 
     /** A runner for {@code config} with the Recourse topology. */
     public RecourseRunner(RecourseConfig config) {
-        this(config, (c, meters) -> RecourseTopology.build(c, meters), Time.SYSTEM);
+        this(config, (c, meters) -> RecourseTopology.build(c, RecourseTopology.Options.with(meters)), Time.SYSTEM);
     }
 
     /** A runner with another topology builder (tests). */
@@ -84,7 +84,7 @@ public final class RecourseRunner implements AutoCloseable {
 
     /**
      * A runner whose topology is built with the meters of the runner's Prometheus registry
-     * ({@code (config, meters) -> RecourseTopology.build(config, meters)} is the default), on the
+     * ({@code (config, meters) -> RecourseTopology.build(config, Options.with(meters))} is the default), on the
      * injected clock {@code time}.
      */
     public RecourseRunner(RecourseConfig config, BiFunction<RecourseConfig, RecourseMeters, Topology> topologyBuilder,

@@ -1,9 +1,9 @@
 package io.recourse.topology;
 
 import io.recourse.classification.TurnClassifier;
+import io.recourse.classification.streams.ClassificationTopology;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.AvroMapping;
-import io.recourse.evidence.streams.EvidenceCounters;
 import io.recourse.evidence.streams.EvidenceTopology;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.Frame;
@@ -15,15 +15,14 @@ import io.recourse.ingress.streams.IngressProcessor;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
 import io.recourse.interactive.JitterSource;
 import io.recourse.interactive.streams.InteractiveTopology;
-import io.recourse.kit.AvroSerde;
 import io.recourse.kit.Topics;
 import io.recourse.routing.streams.RoutingTopology;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -41,7 +40,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * <p>Stages so far: <b>ingress</b> (DESIGN §3) — the frames topic source, the ingress processor
  * ({@link FrameParser} through {@link FrameAdmission#parsing}), and a split that sends rejected
  * frames to {@code recourse.dlq} with their original bytes and error headers, and admitted
- * {@link Frame}s on to <b>evidence</b> ({@link EvidenceTopology}, DESIGN §4), whose SessionEvent
+ * {@link Frame}s on to <b>evidence</b> ({@link EvidenceTopology}, DESIGN §4), whose closed turns
+ * <b>classification</b> ({@link ClassificationTopology}, DESIGN §5) classifies; the SessionEvent
  * stream is repartitioned by {@code session_id} ({@link #SESSION_EVENTS_BY_SESSION}) for the
  * interactive owner and, for {@code profile_kind=dynamic}, by {@code workspace_id}
  * ({@link #SESSION_EVENTS_BY_WORKSPACE}) for the routing owner, each with
@@ -69,19 +69,19 @@ public final class RecourseTopology {
 
     // --- owner repartition topics (DESIGN §2, §4), named now so the startup checks know them ---
     /** SessionEvents keyed by session_id, read by the interactive owner. */
-    public static final String SESSION_EVENTS_BY_SESSION = "recourse-session-events-by-session";
+    public static final String SESSION_EVENTS_BY_SESSION = InteractiveTopology.SESSION_EVENTS_BY_SESSION;
     /** SessionControls re-keyed onto the interactive owner's partitions. */
-    public static final String SESSION_CONTROLS_BY_SESSION = "recourse-session-controls-by-session";
+    public static final String SESSION_CONTROLS_BY_SESSION = InteractiveTopology.SESSION_CONTROLS_BY_SESSION;
     /** KanbanDispatchAcks re-keyed onto the interactive owner's partitions. */
-    public static final String KANBAN_ACKS_BY_SESSION = "recourse-kanban-dispatch-acks-by-session";
+    public static final String KANBAN_ACKS_BY_SESSION = InteractiveTopology.KANBAN_ACKS_BY_SESSION;
     /** SessionEvents of dynamic profiles keyed by workspace_id, read by the routing owner. */
-    public static final String SESSION_EVENTS_BY_WORKSPACE = "recourse-session-events-by-workspace";
+    public static final String SESSION_EVENTS_BY_WORKSPACE = RoutingTopology.SESSION_EVENTS_BY_WORKSPACE;
     /** RunRequests re-keyed onto the routing owner's partitions. */
-    public static final String RUN_REQUESTS_BY_WORKSPACE = "recourse-run-requests-by-workspace";
+    public static final String RUN_REQUESTS_BY_WORKSPACE = RoutingTopology.RUN_REQUESTS_BY_WORKSPACE;
     /** RunControls re-keyed onto the routing owner's partitions. */
-    public static final String RUN_CONTROLS_BY_WORKSPACE = "recourse-run-controls-by-workspace";
+    public static final String RUN_CONTROLS_BY_WORKSPACE = RoutingTopology.RUN_CONTROLS_BY_WORKSPACE;
     /** OfficeDispatchAcks re-keyed onto the routing owner's partitions. */
-    public static final String OFFICE_ACKS_BY_WORKSPACE = "recourse-office-dispatch-acks-by-workspace";
+    public static final String OFFICE_ACKS_BY_WORKSPACE = RoutingTopology.OFFICE_ACKS_BY_WORKSPACE;
 
     /** Each owner's repartition topics (names as given to {@code Repartitioned.as}); must be co-partitioned. */
     public static final Map<String, List<String>> OWNER_SOURCES = Map.of(
@@ -92,90 +92,66 @@ public final class RecourseTopology {
     private RecourseTopology() {
     }
 
-    /** The topology with the ingress stage's {@link FrameParser}, the default classifier and the global meter registry. */
-    public static Topology build(RecourseConfig config) {
-        return build(config, RecourseMeters.global());
-    }
-
     /**
-     * The default topology whose processors record their metrics (DESIGN §10) in {@code meters}:
-     * the runner passes the meters of its Prometheus registry.
-     */
-    public static Topology build(RecourseConfig config, RecourseMeters meters) {
-        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
-                EvidenceTopology.defaultClassifier(), meters, UnaryOperator.identity());
-    }
-
-    /** The topology admitting frames through {@code admission}, with the default classifier. */
-    public static Topology build(RecourseConfig config, FrameAdmission admission) {
-        return build(config, admission, EvidenceTopology.defaultClassifier(), EvidenceCounters.global());
-    }
-
-    /**
-     * The topology for {@code config}.
+     * What a caller chooses when building the topology; everything else comes from the configuration.
+     * {@link #with(RecourseMeters)} gives production's choices for all but the meters, which every
+     * caller names (the runner passes its Prometheus registry's).
      *
-     * @param admission  the ingress validation
-     * @param classifier the catalogue's classifier (DESIGN §5)
-     * @param counters   the evidence counters; every other meter goes to their registry
+     * @param admission     the ingress validation, or {@code null} for the configured
+     *                      {@link FrameParser} ({@code recourse.frame.max.bytes})
+     * @param classifier    the catalogue's classifier (DESIGN §5)
+     * @param meters        where every processor records its metrics (DESIGN §10)
+     * @param recordClock   maps a record timestamp (broker wall-clock time) onto the injected clock
+     *                      (DESIGN §8: the demo's {@code --time-scale} passes {@code ScaledTime::scaled}
+     *                      together with the {@code ScaledTime} given to Kafka Streams)
+     * @param routingJitter the routing owner's retry jitter (DESIGN §8: the routing demo passes
+     *                      {@code JitterSource.none()} so its short-retry delays are exact)
+     */
+    public record Options(FrameAdmission admission, TurnClassifier classifier, RecourseMeters meters,
+                          UnaryOperator<Instant> recordClock, io.recourse.routing.JitterSource routingJitter) {
+
+        public Options {
+            Objects.requireNonNull(classifier, "classifier");
+            Objects.requireNonNull(meters, "meters");
+            Objects.requireNonNull(recordClock, "recordClock");
+            Objects.requireNonNull(routingJitter, "routingJitter");
+        }
+
+        /** Production's options recording into {@code meters}: the configured parser, the default catalogue, identity clock, hashed jitter. */
+        public static Options with(RecourseMeters meters) {
+            return new Options(null, ClassificationTopology.defaultClassifier(), meters, UnaryOperator.identity(),
+                    io.recourse.routing.JitterSource.hashing());
+        }
+
+        public Options withAdmission(FrameAdmission admission) {
+            return new Options(admission, classifier, meters, recordClock, routingJitter);
+        }
+
+        public Options withClassifier(TurnClassifier classifier) {
+            return new Options(admission, classifier, meters, recordClock, routingJitter);
+        }
+
+        public Options withRecordClock(UnaryOperator<Instant> recordClock) {
+            return new Options(admission, classifier, meters, recordClock, routingJitter);
+        }
+
+        public Options withRoutingJitter(io.recourse.routing.JitterSource routingJitter) {
+            return new Options(admission, classifier, meters, recordClock, routingJitter);
+        }
+    }
+
+    /**
+     * The topology for {@code config}: the one entry point (production, demos and tests).
+     *
      * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
      */
-    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
-                                 EvidenceCounters counters) {
-        return build(config, admission, classifier, new RecourseMeters(counters), UnaryOperator.identity());
-    }
-
-    /**
-     * The default topology whose owners map record timestamps onto the injected clock with
-     * {@code recordClock} (DESIGN §8: the demo's {@code --time-scale} passes {@code ScaledTime::scaled}
-     * together with the {@code ScaledTime} given to Kafka Streams).
-     */
-    public static Topology build(RecourseConfig config, UnaryOperator<Instant> recordClock) {
-        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
-                EvidenceTopology.defaultClassifier(), RecourseMeters.global(), recordClock);
-    }
-
-    /**
-     * The topology for {@code config}.
-     *
-     * @param admission   the ingress validation
-     * @param classifier  the catalogue's classifier (DESIGN §5)
-     * @param counters    the evidence counters; every other meter goes to their registry
-     * @param recordClock maps a record timestamp (broker wall-clock time) onto the injected clock
-     * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
-     */
-    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
-                                 EvidenceCounters counters, UnaryOperator<Instant> recordClock) {
-        return build(config, admission, classifier, new RecourseMeters(counters), recordClock);
-    }
-
-    /**
-     * The default topology with the routing owner's retry jitter given (DESIGN §8: the routing demo
-     * passes {@code JitterSource.none()} so its short-retry delays are exact) and record timestamps
-     * mapped onto the injected clock with {@code recordClock}.
-     */
-    public static Topology build(RecourseConfig config, UnaryOperator<Instant> recordClock,
-                                 io.recourse.routing.JitterSource routingJitter) {
-        return build(config, FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())),
-                EvidenceTopology.defaultClassifier(), RecourseMeters.global(), recordClock, routingJitter);
-    }
-
-    /**
-     * The topology for {@code config}.
-     *
-     * @param admission   the ingress validation
-     * @param classifier  the catalogue's classifier (DESIGN §5)
-     * @param meters      where every processor records its metrics (DESIGN §10)
-     * @param recordClock maps a record timestamp (broker wall-clock time) onto the injected clock
-     * @throws org.apache.kafka.streams.errors.TopologyException when a resource is left unnamed
-     */
-    public static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
-                                 RecourseMeters meters, UnaryOperator<Instant> recordClock) {
-        return build(config, admission, classifier, meters, recordClock, io.recourse.routing.JitterSource.hashing());
-    }
-
-    private static Topology build(RecourseConfig config, FrameAdmission admission, TurnClassifier classifier,
-                                  RecourseMeters meters, UnaryOperator<Instant> recordClock,
-                                  io.recourse.routing.JitterSource routingJitter) {
+    public static Topology build(RecourseConfig config, Options options) {
+        FrameAdmission admission = options.admission() != null ? options.admission()
+                : FrameAdmission.parsing(new FrameParser(config.frameMaxBytes()));
+        TurnClassifier classifier = options.classifier();
+        RecourseMeters meters = options.meters();
+        UnaryOperator<Instant> recordClock = options.recordClock();
+        io.recourse.routing.JitterSource routingJitter = options.routingJitter();
         Topics topics = Topics.from(config);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
@@ -197,25 +173,18 @@ public final class RecourseTopology {
         KStream<String, Frame> frames = branches.get(INGRESS_SPLIT + INGRESS_ADMITTED_BRANCH)
                 .mapValues(admitted -> ((Admission.Admitted) admitted).frame(), Named.as(FRAMES_ADMITTED));
 
-        // (2) evidence: SessionEvents keyed by session_id
-        KStream<String, io.recourse.avro.SessionEvent> events =
-                EvidenceTopology.attach(builder, frames, topics, config, classifier, meters);
+        // (2) evidence, then (3) classification: SessionEvents keyed by session_id
+        KStream<String, io.recourse.avro.SessionEvent> events = ClassificationTopology.attach(
+                EvidenceTopology.attach(builder, frames, config, meters), topics, classifier, meters);
 
-        // (3) the owners' copies, co-partitioned with their other sources (DESIGN §2)
-        AvroSerde<io.recourse.avro.SessionEvent> eventSerde = AvroSerde.of(io.recourse.avro.SessionEvent.class);
-        KStream<String, io.recourse.avro.SessionEvent> sessionEventsBySession = events.repartition(
-                Repartitioned.<String, io.recourse.avro.SessionEvent>as(SESSION_EVENTS_BY_SESSION)
-                        .withKeySerde(Serdes.String()).withValueSerde(eventSerde)
-                        .withNumberOfPartitions(config.ownerPartitions()));
-        KStream<String, io.recourse.avro.SessionEvent> sessionEventsByWorkspace = events
+        // (4) the owners' copies, co-partitioned with their other sources (DESIGN §2)
+        KStream<String, io.recourse.avro.SessionEvent> sessionEventsBySession = InteractiveTopology.bySession(events, config);
+        KStream<String, io.recourse.avro.SessionEvent> sessionEventsByWorkspace = RoutingTopology.byWorkspace(events
                 .filter((sessionId, e) -> "dynamic".equals(context(e).getProfileKind()) && context(e).getWorkspaceId() != null,
                         Named.as(SESSION_EVENTS_DYNAMIC))
-                .selectKey((sessionId, e) -> context(e).getWorkspaceId(), Named.as(SESSION_EVENTS_WORKSPACE_KEY))
-                .repartition(Repartitioned.<String, io.recourse.avro.SessionEvent>as(SESSION_EVENTS_BY_WORKSPACE)
-                        .withKeySerde(Serdes.String()).withValueSerde(eventSerde)
-                        .withNumberOfPartitions(config.ownerPartitions()));
+                .selectKey((sessionId, e) -> context(e).getWorkspaceId(), Named.as(SESSION_EVENTS_WORKSPACE_KEY)), config);
 
-        // (4) ===== owners attach here =====
+        // (5) ===== owners attach here =====
         InteractiveTopology.attach(builder, sessionEventsBySession, topics, config,
                 new InteractiveRecoveryPolicy(InteractiveTopology.interactiveConfig(config), JitterSource.hashed()),
                 recordClock, meters); // DESIGN §6

@@ -13,6 +13,7 @@ import io.recourse.classification.Classifier;
 import io.recourse.classification.TurnClassifier;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.EvidenceCounters;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.FrameParser;
 import io.recourse.ingress.streams.DeadLetters;
@@ -98,8 +99,8 @@ public abstract class EvidencePipelineScenario {
         Duration shift = Duration.between(CORPUS_BASE, Instant.now());
 
         try (RecourseRunner runner = new RecourseRunner(config, c -> RecourseTopology.build(c,
-                FrameAdmission.parsing(new FrameParser(c.frameMaxBytes())), classifier,
-                new EvidenceCounters(new SimpleMeterRegistry()))).start();
+                RecourseTopology.Options.with(new RecourseMeters(new EvidenceCounters(new SimpleMeterRegistry())))
+                        .withAdmission(FrameAdmission.parsing(new FrameParser(c.frameMaxBytes()))).withClassifier(classifier))).start();
                 KafkaProducer<byte[], byte[]> producer = producer()) {
             assertThat(config.processingGuarantee()).isEqualTo("exactly_once_v2");
 

@@ -110,7 +110,8 @@ public class RecourseMetricsTest {
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "recourse-metrics-test",
                 StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1", StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()));
-        try (KafkaStreams streams = new KafkaStreams(RecourseTopology.build(RecourseConfig.defaults(), metrics.meters()), props)) {
+        try (KafkaStreams streams = new KafkaStreams(RecourseTopology.build(RecourseConfig.defaults(),
+                RecourseTopology.Options.with(metrics.meters())), props)) {
             metrics.bind(streams);
 
             assertThat(metrics.registry().getMeters()).as("kafka.stream.* meters")

@@ -3,6 +3,7 @@ package io.recourse.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.streams.DeadLetters;
 import io.recourse.ingress.streams.FrameAdmission;
@@ -40,7 +41,7 @@ public class RecourseTopologyTest {
     public void start() {
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "recourse-test", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092"));
-        driver = new TopologyTestDriver(RecourseTopology.build(config), props);
+        driver = new TopologyTestDriver(RecourseTopology.build(config, RecourseTopology.Options.with(RecourseMeters.global())), props);
         Topics topics = Topics.from(config);
         frames = driver.createInputTopic(topics.agentFrames().name(), new ByteArraySerializer(), new ByteArraySerializer());
         dlq = driver.createOutputTopic(topics.dlq().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -124,9 +125,10 @@ public class RecourseTopologyTest {
         driver.close();
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "recourse-test", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092"));
-        driver = new TopologyTestDriver(RecourseTopology.build(config, (key, value) -> {
-            throw new FrameAdmission.FrameRejection("missing_routing_identity", "dynamic frame without workspace_id");
-        }), props);
+        driver = new TopologyTestDriver(RecourseTopology.build(config, RecourseTopology.Options.with(RecourseMeters.global())
+                .withAdmission((key, value) -> {
+                    throw new FrameAdmission.FrameRejection("missing_routing_identity", "dynamic frame without workspace_id");
+                })), props);
         frames = driver.createInputTopic("recourse.agent-frames", new ByteArraySerializer(), new ByteArraySerializer());
         dlq = driver.createOutputTopic("recourse.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
@@ -139,7 +141,7 @@ public class RecourseTopologyTest {
 
     @Test
     public void every_node_has_an_explicit_name() {
-        String description = RecourseTopology.build(config).describe().toString();
+        String description = RecourseTopology.build(config, RecourseTopology.Options.with(RecourseMeters.global())).describe().toString();
 
         assertThat(description).contains(RecourseTopology.FRAMES_SOURCE, RecourseTopology.INGRESS_PROCESSOR,
                 RecourseTopology.DLQ_SINK, RecourseTopology.FRAMES_ADMITTED);
@@ -151,7 +153,7 @@ public class RecourseTopologyTest {
         RecourseConfig renamed = RecourseConfig.of(Map.of(RecourseConfig.TOPIC_AGENT_FRAMES, "gw.frames",
                 RecourseConfig.TOPIC_DLQ, "ops.dlq"));
 
-        String description = RecourseTopology.build(renamed).describe().toString();
+        String description = RecourseTopology.build(renamed, RecourseTopology.Options.with(RecourseMeters.global())).describe().toString();
 
         assertThat(description).contains("topics: [gw.frames]", "topic: ops.dlq");
     }

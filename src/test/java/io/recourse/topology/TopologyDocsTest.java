@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.EvidenceTopology;
+import io.recourse.evidence.streams.RecourseMeters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +21,8 @@ public class TopologyDocsTest {
 
     @Test
     public void the_checked_in_topology_description_matches_the_code() throws IOException {
-        String described = RecourseTopology.build(RecourseConfig.defaults()).describe().toString();
+        String described = RecourseTopology.build(RecourseConfig.defaults(),
+                RecourseTopology.Options.with(RecourseMeters.global())).describe().toString();
 
         String checkedIn = Files.readString(GOLDEN, StandardCharsets.UTF_8);
 
@@ -29,7 +31,8 @@ public class TopologyDocsTest {
 
     @Test
     public void every_owner_repartition_topic_the_topology_creates_is_one_the_startup_checks_know() {
-        String described = RecourseTopology.build(RecourseConfig.defaults()).describe().toString();
+        String described = RecourseTopology.build(RecourseConfig.defaults(),
+                RecourseTopology.Options.with(RecourseMeters.global())).describe().toString();
 
         java.util.Set<String> repartition = new java.util.TreeSet<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(topic: ([\\w.-]+)-repartition\\)").matcher(described);

@@ -2,20 +2,15 @@ package io.recourse.evidence.streams;
 
 import io.recourse.avro.StoredSignal;
 import io.recourse.avro.TurnStateValue;
-import io.recourse.classification.TurnClassifier;
-import io.recourse.classification.TurnOutcomes;
 import io.recourse.evidence.ClosedTurn;
 import io.recourse.evidence.EvidenceAssembler;
 import io.recourse.evidence.FrameStep;
-import io.recourse.evidence.Outcome;
 import io.recourse.evidence.SessionEvent;
 import io.recourse.evidence.Signal;
-import io.recourse.evidence.TurnOutcome;
 import io.recourse.evidence.TurnState;
 import io.recourse.evidence.streams.EvidenceTimeIndex.Entry;
 import io.recourse.evidence.streams.EvidenceTimeIndex.Kind;
 import io.recourse.ingress.Frame;
-import io.recourse.taxonomy.ErrorClass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,10 +34,9 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * read where it lands) it loads the turn from the turn store, applies the frame, writes a kept
  * signal into the signal window store under {@link EvidenceAssembler#signalKey} at the record's
  * timestamp, forwards the step's session events, and on close fetches the turn's signals with one
- * key-range {@code fetch(turn#, turn#~, firstAppend, lastAppend)}, assembles, classifies and
- * forwards the {@link TurnOutcome} — plus, for a failed turn, its classification and, when only a
- * fallback code matched, its sanitized evidence. Everything is forwarded keyed by
- * {@code session_id}.
+ * key-range {@code fetch(turn#, turn#~, firstAppend, lastAppend)}, assembles and forwards the
+ * {@link ClosedTurn} for the classification processor right after it (DESIGN §5), which turns it
+ * into the TurnOutcome. Everything is forwarded keyed by {@code session_id}.
  *
  * <p>Expiry is observed on stream time: a turn's first frame arms an {@code IDLE} entry in the time
  * index at {@code first append + idle bound}; a {@code STREAM_TIME} punctuator scans the index from
@@ -52,8 +46,7 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * {@code PURGE} entry at {@code closed + retention}, which removes the closed turn's entry.
  * Frames of a closed turn are counted ({@code late_after_close}) and change nothing else.
  *
- * <p>Metrics (DESIGN §10, {@link RecourseMeters}): every classified failed turn counts in
- * {@code recourse_classifications_total}; every fired time-index entry records its lag behind stream
+ * <p>Metrics (DESIGN §10, {@link RecourseMeters}): every fired time-index entry records its lag behind stream
  * time under {@code recourse_timer_lag_seconds{owner=evidence, kind=idle|purge}}.
  *
  * <p><b>Decoded turn-state cache</b> (reading and decoding the turn store's value was a
@@ -85,7 +78,6 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
     static final String TIMER_OWNER = "evidence";
 
     private final EvidenceAssembler assembler;
-    private final TurnClassifier classifier;
     private final EvidenceCounters counters;
     private final RecourseMeters meters;
     private final Duration idle;
@@ -106,9 +98,9 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
     private KeyValueStore<String, TurnStateValue> turns;
     private KeyValueStore<Bytes, byte[]> timeIndex;
 
-    EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
+    EvidenceProcessor(EvidenceAssembler assembler, RecourseMeters meters, Duration idle,
                       Duration retention, Duration punctuationInterval) {
-        this(assembler, classifier, meters, idle, retention, punctuationInterval, 0, 0);
+        this(assembler, meters, idle, retention, punctuationInterval, 0, 0);
     }
 
     /**
@@ -118,7 +110,7 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
      *                         no cache), {@code recourse.evidence.turn.cache.bytes}
      * @throws IllegalArgumentException when either is negative
      */
-    EvidenceProcessor(EvidenceAssembler assembler, TurnClassifier classifier, RecourseMeters meters, Duration idle,
+    EvidenceProcessor(EvidenceAssembler assembler, RecourseMeters meters, Duration idle,
                       Duration retention, Duration punctuationInterval, int turnCacheEntries, long turnCacheBytes) {
         if (turnCacheEntries < 0 || turnCacheBytes < 0) {
             throw new IllegalArgumentException("turn cache bounds must be ≥ 0: " + turnCacheEntries + ", " + turnCacheBytes);
@@ -128,7 +120,6 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
         this.turnCache = turnCacheEntries == 0 || turnCacheBytes == 0 ? null
                 : new LinkedHashMap<>(Math.min(turnCacheEntries, 1024) * 2, 0.75f, true);
         this.assembler = assembler;
-        this.classifier = classifier;
         this.meters = meters;
         this.counters = meters.evidence();
         this.idle = idle;
@@ -209,18 +200,7 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
             it.forEachRemaining(kv -> stored.add(AvroMapping.fromStored(kv.value)));
         }
         ClosedTurn closed = assembler.assemble(state, stored);
-        TurnOutcome outcome = TurnOutcomes.outcome(closed, classifier);
-        String sessionId = state.context().sessionId();
-        forwardEvents(List.of(outcome), sessionId, timestamp);
-        if (outcome.outcome() == Outcome.FAILED && outcome.classification() != null) {
-            meters.classified(outcome.classification(), outcome.context());
-            context().forward(new Record<>(sessionId,
-                    new EvidenceOutput.Classified(AvroMapping.publishedClassification(outcome)), timestamp));
-            if (outcome.classification().errorClass() == ErrorClass.UNCLASSIFIED) {
-                context().forward(new Record<>(sessionId, new EvidenceOutput.Unclassified(
-                        AvroMapping.unclassifiedEvidence(closed.evidence(), outcome.classification())), timestamp));
-            }
-        }
+        context().forward(new Record<>(state.context().sessionId(), new EvidenceOutput.Closed(closed), timestamp));
         timeIndex.put(EvidenceTimeIndex.key(state.closedAt().plus(retention), Kind.PURGE, turnKey), PRESENT);
     }
 

@@ -111,7 +111,7 @@ public final class RecourseMeters {
         return all;
     }
 
-    /** Meters on Micrometer's global registry: what {@code RecourseTopology.build(config)} uses. */
+    /** Meters on Micrometer's global registry (the demos name it in {@code RecourseTopology.Options.with}). */
     public static RecourseMeters global() {
         return new RecourseMeters(Metrics.globalRegistry);
     }

@@ -16,7 +16,6 @@ import io.recourse.interactive.JitterSource;
 import io.recourse.interactive.SessionControl;
 import io.recourse.kit.AvroSerde;
 import io.recourse.kit.Topics;
-import io.recourse.topology.RecourseTopology;
 import java.time.Instant;
 import java.util.Map;
 import java.util.function.Function;
@@ -53,6 +52,14 @@ import org.apache.kafka.streams.state.Stores;
  * {@code recourse.owner.partitions} partitions and the String key serde (co-partitioned).
  */
 public final class InteractiveTopology {
+
+    // --- the owner's repartition topics (DESIGN §2, §4), co-partitioned ---
+    /** SessionEvents keyed by session_id, read by the interactive owner. */
+    public static final String SESSION_EVENTS_BY_SESSION = "recourse-session-events-by-session";
+    /** SessionControls re-keyed onto the interactive owner's partitions. */
+    public static final String SESSION_CONTROLS_BY_SESSION = "recourse-session-controls-by-session";
+    /** KanbanDispatchAcks re-keyed onto the interactive owner's partitions. */
+    public static final String KANBAN_ACKS_BY_SESSION = "recourse-kanban-dispatch-acks-by-session";
 
     // --- stores (changelogged) ---
     /** Session state, {@code session_id} → Avro {@code SessionStateValue}. */
@@ -112,12 +119,12 @@ public final class InteractiveTopology {
 
     /**
      * Re-keys nothing, but routes session events that are already keyed by {@code session_id}
-     * through the owner's repartition topic {@link RecourseTopology#SESSION_EVENTS_BY_SESSION}
+     * through the owner's repartition topic {@link #SESSION_EVENTS_BY_SESSION}
      * ({@code recourse.owner.partitions} partitions, String keys, Avro values), as {@link #attach}
      * expects them. For the evidence stage (and test topologies).
      */
     public static KStream<String, SessionEvent> bySession(KStream<String, SessionEvent> keyedBySession, RecourseConfig config) {
-        return keyedBySession.repartition(Repartitioned.<String, SessionEvent>as(RecourseTopology.SESSION_EVENTS_BY_SESSION)
+        return keyedBySession.repartition(Repartitioned.<String, SessionEvent>as(SESSION_EVENTS_BY_SESSION)
                 .withKeySerde(Serdes.String())
                 .withValueSerde(AvroSerde.of(SessionEvent.class))
                 .withNumberOfPartitions(config.ownerPartitions()));
@@ -134,7 +141,7 @@ public final class InteractiveTopology {
      * Wires the interactive owner into {@code builder}.
      *
      * @param sessionEventsBySession SessionEvents keyed by {@code session_id}, read from the
-     *                               repartition topic {@link RecourseTopology#SESSION_EVENTS_BY_SESSION}
+     *                               repartition topic {@link #SESSION_EVENTS_BY_SESSION}
      *                               (see {@link #bySession}); every event of a session must arrive
      *                               here, whatever its profile kind (the policy ignores dynamic ones)
      * @param policy                 the pure policy (tests inject configuration and jitter)
@@ -172,7 +179,7 @@ public final class InteractiveTopology {
                 CONTROLS_SOURCE, CONTROLS_PARSER, CONTROLS_SPLIT, CONTROLS_DEAD_LETTER, CONTROLS_DLQ_SINK, CONTROLS_ADMITTED,
                 new JsonInputProcessorSpec<SessionControl, SessionControlValue>(
                         InteractiveJson::control, SessionControl::sessionId, InteractiveAvro::toAvro))
-                .repartition(Repartitioned.<String, SessionControlValue>as(RecourseTopology.SESSION_CONTROLS_BY_SESSION)
+                .repartition(Repartitioned.<String, SessionControlValue>as(SESSION_CONTROLS_BY_SESSION)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(AvroSerde.of(SessionControlValue.class))
                         .withNumberOfPartitions(partitions))
@@ -182,7 +189,7 @@ public final class InteractiveTopology {
                 ACKS_SOURCE, ACKS_PARSER, ACKS_SPLIT, ACKS_DEAD_LETTER, ACKS_DLQ_SINK, ACKS_ADMITTED,
                 new JsonInputProcessorSpec<InteractiveDispatchAck, KanbanDispatchAckValue>(
                         InteractiveJson::ack, InteractiveDispatchAck::sessionId, InteractiveAvro::toAvro))
-                .repartition(Repartitioned.<String, KanbanDispatchAckValue>as(RecourseTopology.KANBAN_ACKS_BY_SESSION)
+                .repartition(Repartitioned.<String, KanbanDispatchAckValue>as(KANBAN_ACKS_BY_SESSION)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(AvroSerde.of(KanbanDispatchAckValue.class))
                         .withNumberOfPartitions(partitions))

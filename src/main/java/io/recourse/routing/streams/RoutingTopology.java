@@ -24,7 +24,6 @@ import io.recourse.routing.RoutingSettings;
 import io.recourse.routing.RunControl;
 import io.recourse.routing.RunFinished;
 import io.recourse.routing.RunRequest;
-import io.recourse.topology.RecourseTopology;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -71,6 +70,16 @@ import org.slf4j.LoggerFactory;
  * {@code recourse.owner.partitions} partitions and the String key serde (co-partitioned).
  */
 public final class RoutingTopology {
+
+    // --- the owner's repartition topics (DESIGN §2, §4), co-partitioned ---
+    /** SessionEvents of dynamic profiles keyed by workspace_id, read by the routing owner. */
+    public static final String SESSION_EVENTS_BY_WORKSPACE = "recourse-session-events-by-workspace";
+    /** RunRequests re-keyed onto the routing owner's partitions. */
+    public static final String RUN_REQUESTS_BY_WORKSPACE = "recourse-run-requests-by-workspace";
+    /** RunControls re-keyed onto the routing owner's partitions. */
+    public static final String RUN_CONTROLS_BY_WORKSPACE = "recourse-run-controls-by-workspace";
+    /** OfficeDispatchAcks re-keyed onto the routing owner's partitions. */
+    public static final String OFFICE_ACKS_BY_WORKSPACE = "recourse-office-dispatch-acks-by-workspace";
 
     // --- stores ---
     /** The routing owner's runs, {@code <percent-encoded workspace>/<run_id>} → Avro {@code RoutingRunValue} (changelogged). */
@@ -186,12 +195,12 @@ public final class RoutingTopology {
 
     /**
      * Routes SessionEvents keyed by {@code workspace_id} through the owner's repartition topic
-     * {@link RecourseTopology#SESSION_EVENTS_BY_WORKSPACE}, as {@link #attach} expects them. For
+     * {@link #SESSION_EVENTS_BY_WORKSPACE}, as {@link #attach} expects them. For
      * test topologies; the evidence stage does the same.
      */
     public static KStream<String, SessionEvent> byWorkspace(KStream<String, SessionEvent> keyedByWorkspace,
                                                             RecourseConfig config) {
-        return keyedByWorkspace.repartition(Repartitioned.<String, SessionEvent>as(RecourseTopology.SESSION_EVENTS_BY_WORKSPACE)
+        return keyedByWorkspace.repartition(Repartitioned.<String, SessionEvent>as(SESSION_EVENTS_BY_WORKSPACE)
                 .withKeySerde(Serdes.String())
                 .withValueSerde(AvroSerde.of(SessionEvent.class))
                 .withNumberOfPartitions(config.ownerPartitions()));
@@ -207,7 +216,7 @@ public final class RoutingTopology {
      * Wires the route configuration stage and the routing owner into {@code builder}.
      *
      * @param sessionEventsByWorkspace SessionEvents of dynamic profiles keyed by {@code workspace_id},
-     *                                 read from {@link RecourseTopology#SESSION_EVENTS_BY_WORKSPACE}
+     *                                 read from {@link #SESSION_EVENTS_BY_WORKSPACE}
      */
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsByWorkspace,
                               Topics topics, RecourseConfig config, Options options) {
@@ -218,15 +227,15 @@ public final class RoutingTopology {
                 e -> (Object) AvroMapping.fromAvro(e), Named.as(SESSION_EVENTS_TO_INPUT));
         KStream<String, Object> requests = officeInput(builder, topics, topics.officeRunRequests().name(),
                 RUN_REQUESTS_SOURCE, RUN_REQUESTS_PARSE, RUN_REQUESTS_SPLIT, RUN_REQUESTS_DEAD_LETTER, RUN_REQUESTS_DLQ_SINK,
-                RUN_REQUESTS_ADMITTED, RecourseTopology.RUN_REQUESTS_BY_WORKSPACE, RUN_REQUESTS_TO_INPUT, partitions,
+                RUN_REQUESTS_ADMITTED, RUN_REQUESTS_BY_WORKSPACE, RUN_REQUESTS_TO_INPUT, partitions,
                 RoutingJson::runRequestOrFinished);
         KStream<String, Object> controls = officeInput(builder, topics, topics.officeRunControls().name(),
                 RUN_CONTROLS_SOURCE, RUN_CONTROLS_PARSE, RUN_CONTROLS_SPLIT, RUN_CONTROLS_DEAD_LETTER, RUN_CONTROLS_DLQ_SINK,
-                RUN_CONTROLS_ADMITTED, RecourseTopology.RUN_CONTROLS_BY_WORKSPACE, RUN_CONTROLS_TO_INPUT, partitions,
+                RUN_CONTROLS_ADMITTED, RUN_CONTROLS_BY_WORKSPACE, RUN_CONTROLS_TO_INPUT, partitions,
                 RoutingJson::runControl);
         KStream<String, Object> acks = officeInput(builder, topics, topics.officeDispatchAcks().name(),
                 OFFICE_ACKS_SOURCE, OFFICE_ACKS_PARSE, OFFICE_ACKS_SPLIT, OFFICE_ACKS_DEAD_LETTER, OFFICE_ACKS_DLQ_SINK,
-                OFFICE_ACKS_ADMITTED, RecourseTopology.OFFICE_ACKS_BY_WORKSPACE, OFFICE_ACKS_TO_INPUT, partitions,
+                OFFICE_ACKS_ADMITTED, OFFICE_ACKS_BY_WORKSPACE, OFFICE_ACKS_TO_INPUT, partitions,
                 RoutingJson::dispatchAck);
 
         builder.addStateStore(runsStore());

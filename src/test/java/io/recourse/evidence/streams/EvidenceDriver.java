@@ -71,7 +71,9 @@ public final class EvidenceDriver implements AutoCloseable {
         }
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(RecourseTopology.build(config,
-                FrameAdmission.parsing(new FrameParser(config.frameMaxBytes())), classifier, counters), props);
+                RecourseTopology.Options.with(new RecourseMeters(counters))
+                        .withAdmission(FrameAdmission.parsing(new FrameParser(config.frameMaxBytes()))).withClassifier(classifier)),
+                props);
         Topics topics = Topics.from(config);
         frames = driver.createInputTopic(topics.agentFrames().name(), new ByteArraySerializer(), new ByteArraySerializer());
         classifications = driver.createOutputTopic(topics.classifications().name(), new StringDeserializer(),

@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.recourse.avro.StoredSignal;
 import io.recourse.avro.TurnStateValue;
 import io.recourse.classification.StubClassifier;
+import io.recourse.classification.streams.ClassificationOutput;
+import io.recourse.classification.streams.ClassificationProcessor;
 import io.recourse.evidence.EvidenceAssembler;
 import io.recourse.evidence.TurnProgressed;
 import io.recourse.ingress.Frame;
@@ -53,6 +55,9 @@ public class EvidenceProcessorCacheTest {
     /** One processor on a mock context with in-memory stores using the topology's serdes. */
     public static final class Harness {
         final MockProcessorContext<String, EvidenceOutput> context = new MockProcessorContext<>();
+        /** The classification processor right after the evidence processor, as in the topology. */
+        final MockProcessorContext<String, ClassificationOutput> classified = new MockProcessorContext<>();
+        final ClassificationProcessor classification;
         final EvidenceCounters counters = new EvidenceCounters(new SimpleMeterRegistry());
         final EvidenceProcessor processor;
         final KeyValueStore<String, TurnStateValue> turns;
@@ -77,9 +82,12 @@ public class EvidenceProcessorCacheTest {
                 store.init(context.getStateStoreContext(), store);
                 context.addStateStore(store);
             }
-            processor = new EvidenceProcessor(new EvidenceAssembler(), new StubClassifier(), new RecourseMeters(counters),
-                    IDLE, RETENTION, Duration.ofSeconds(1), cacheEntries, cacheBytes);
+            RecourseMeters meters = new RecourseMeters(counters);
+            processor = new EvidenceProcessor(new EvidenceAssembler(), meters, IDLE, RETENTION, Duration.ofSeconds(1),
+                    cacheEntries, cacheBytes);
             processor.init(context);
+            classification = new ClassificationProcessor(new StubClassifier(), meters);
+            classification.init(classified);
         }
 
         void process(Frame frame, Instant appendedAt) {
@@ -95,9 +103,14 @@ public class EvidenceProcessorCacheTest {
 
         private void collect() {
             for (var f : context.forwarded()) {
-                forwarded.add(f.record().key() + " @" + f.record().timestamp() + " " + f.record().value());
+                classification.process(new org.apache.kafka.streams.processor.api.Record<String, EvidenceOutput>(
+                        f.record().key(), f.record().value(), f.record().timestamp(), f.record().headers()));
             }
             context.resetForwards();
+            for (var f : classified.forwarded()) {
+                forwarded.add(f.record().key() + " @" + f.record().timestamp() + " " + f.record().value());
+            }
+            classified.resetForwards();
         }
 
         /** The turn store decoded, by key. */
@@ -253,7 +266,7 @@ public class EvidenceProcessorCacheTest {
 
     @Test
     public void a_negative_cache_size_is_rejected() {
-        assertThatThrownBy(() -> new EvidenceProcessor(new EvidenceAssembler(), new StubClassifier(),
+        assertThatThrownBy(() -> new EvidenceProcessor(new EvidenceAssembler(),
                 new RecourseMeters(new EvidenceCounters(new SimpleMeterRegistry())), IDLE, RETENTION, Duration.ofSeconds(1), -1, 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }

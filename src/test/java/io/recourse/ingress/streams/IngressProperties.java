@@ -7,6 +7,7 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.strings;
 
 import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.topology.RecourseTopology;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -40,7 +41,7 @@ public class IngressProperties {
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.FRAME_MAX_BYTES, "512"));
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "ingress-properties", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092"));
-        driver = new TopologyTestDriver(RecourseTopology.build(config), props);
+        driver = new TopologyTestDriver(RecourseTopology.build(config, RecourseTopology.Options.with(RecourseMeters.global())), props);
         frames = driver.createInputTopic("recourse.agent-frames", new ByteArraySerializer(), new ByteArraySerializer());
         dlq = driver.createOutputTopic("recourse.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
