@@ -305,11 +305,6 @@ public final class RecourseConfig {
         return values.get(key);
     }
 
-    /** Every configured key and value (defaults included), sorted by key. */
-    public Map<String, String> asMap() {
-        return values;
-    }
-
     /** The topic name configured under a topic key such as {@link #TOPIC_DLQ}. */
     public String topicName(String topicKey) {
         if (!TOPIC_DEFAULTS.containsKey(topicKey)) {

@@ -89,14 +89,4 @@ public record Topics(
                 kanbanRetryCommands, kanbanRecoveryState, officeRouteCommands, officeRunState, officeRouteAttempts,
                 officeProviderHealth, officeParkedRuns);
     }
-
-    /** The interactive owner's external inputs, which must be co-partitioned (DESIGN §2, §6). */
-    public List<Topic<?, ?>> interactiveOwnerInputs() {
-        return List.of(sessionControls, kanbanDispatchAcks);
-    }
-
-    /** The routing owner's external inputs, which must be co-partitioned (DESIGN §2, §7). */
-    public List<Topic<?, ?>> routingOwnerInputs() {
-        return List.of(officeRunRequests, officeRunControls, officeDispatchAcks);
-    }
 }
