@@ -2,8 +2,10 @@ package io.recourse.demo;
 
 import io.recourse.routing.CandidateRef;
 import io.recourse.routing.JitterSource;
+import io.recourse.routing.RetryPolicy;
 import io.recourse.routing.RouteConfig;
 import io.recourse.routing.Router;
+import io.recourse.routing.RoutingPolicy;
 import io.recourse.routing.RoutingSettings;
 import io.recourse.routing.RoutingSimulator;
 import io.recourse.taxonomy.Code;
@@ -43,6 +45,24 @@ public final class RoutingDemoScenario {
         return RouteConfig.defaultFor(PROFILE, CANDIDATES);
     }
 
+    /**
+     * The delays of the owner run's two short retries in burst 1, as the demo's configuration
+     * ({@link #config()}: the first candidate's {@code transient} retry policy, {@code model_capacity}
+     * being transient) and the routing policy give them without jitter: what the demo's check expects.
+     */
+    public static List<Duration> burstOneShortRetryDelays() {
+        RetryPolicy retry = shortRetryPolicy();
+        RoutingPolicy policy = new RoutingPolicy(RoutingSettings.DEFAULTS, JitterSource.none());
+        Instant now = Instant.EPOCH;
+        return IntStream.rangeClosed(1, 2)
+                .mapToObj(ordinal -> policy.delay(retry, runIds(1).get(0), 1, ordinal, null, now)).toList();
+    }
+
+    /** The first candidate's retry policy for the scenario's failures ({@code model_capacity}, transient). */
+    static RetryPolicy shortRetryPolicy() {
+        return config().candidates().get(0).policies().of(Code.MODEL_CAPACITY.errorClass()).retry();
+    }
+
     /** A simulator at {@code start} on the demo's configuration with the given jitter. */
     public static RoutingSimulator simulator(Instant start, JitterSource jitter) {
         RouteConfig cfg = config();
@@ -74,7 +94,7 @@ public final class RoutingDemoScenario {
         // burst 2: capacity does not clear; the runs fall through
         sim.advance(Duration.ofSeconds(30));
         ids.forEach(id -> sim.fail(id, Code.MODEL_CAPACITY));
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < shortRetryPolicy().budget(); i++) {
             sim.advanceTo(sim.run(owner).retryAt());
             sim.fail(owner, Code.MODEL_CAPACITY);
         }

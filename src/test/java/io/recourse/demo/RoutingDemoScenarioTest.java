@@ -59,4 +59,19 @@ public class RoutingDemoScenarioTest {
         RoutingDemoScenario.play(b, 20);
         assertThat(a.timeline()).isEqualTo(b.timeline());
     }
+
+    @Test
+    public void theDemosExpectedShortRetryDelaysAreTheOnesItsConfigurationSchedules() {
+        RoutingSimulator sim = RoutingDemoScenario.simulator(START, JitterSource.none());
+        String owner = RoutingDemoScenario.runIds(1).get(0);
+        sim.request(owner, RoutingDemoScenario.PROFILE);
+        List<java.time.Duration> scheduled = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            sim.fail(owner, io.recourse.taxonomy.Code.MODEL_CAPACITY);
+            scheduled.add(java.time.Duration.between(sim.now(), sim.run(owner).retryAt()));
+            sim.advanceTo(sim.run(owner).retryAt());
+        }
+
+        assertThat(RoutingDemoScenario.burstOneShortRetryDelays()).hasSize(2).isEqualTo(scheduled);
+    }
 }
