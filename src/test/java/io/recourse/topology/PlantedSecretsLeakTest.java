@@ -113,7 +113,7 @@ public class PlantedSecretsLeakTest {
                 StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092"));
         List<String> found = new ArrayList<>();
         try (TopologyTestDriver driver = new TopologyTestDriver(
-                RecourseTopology.build(config, new RecourseMeters(registry)), props, T0)) {
+                RecourseTopology.build(config, RecourseTopology.Options.with(new RecourseMeters(registry))), props, T0)) {
             Map<String, TestInputTopic<byte[], byte[]>> inputs = new java.util.HashMap<>();
             long offset = 0;
             for (Planted p : corpus) {

@@ -1,4 +1,4 @@
-package io.recourse.classification;
+package io.recourse.taxonomy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
