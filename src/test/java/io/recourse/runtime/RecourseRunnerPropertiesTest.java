@@ -3,7 +3,6 @@ package io.recourse.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.config.RecourseConfig;
-import io.recourse.ingress.streams.DeadLetterDeserializationHandler;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;

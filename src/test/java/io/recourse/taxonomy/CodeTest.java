@@ -3,8 +3,6 @@ package io.recourse.taxonomy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.recourse.taxonomy.Code;
-import io.recourse.taxonomy.Confidence;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -46,7 +46,7 @@ public final class DeadLetters {
     /** Reason of a record whose processing threw. */
     public static final String PROCESSING_FAILED = "processing_failed";
 
-    /** Reason of a record the producer could not write ({@link DeadLetterProductionHandler}). */
+    /** Reason of a record the producer could not write ({@code runtime.DeadLetterProductionHandler}). */
     public static final String PRODUCTION_FAILED = "production_failed";
 
     public static final String ORIGINAL_LENGTH = "recourse.original.length";

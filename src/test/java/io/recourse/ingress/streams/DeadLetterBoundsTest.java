@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.recourse.config.RecourseConfig;
+import io.recourse.runtime.DeadLetterProductionHandler;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.HexFormat;

@@ -1,7 +1,8 @@
-package io.recourse.ingress.streams;
+package io.recourse.runtime;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
+import io.recourse.ingress.streams.DeadLetters;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;

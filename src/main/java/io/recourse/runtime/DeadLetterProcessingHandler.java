@@ -1,6 +1,7 @@
-package io.recourse.ingress.streams;
+package io.recourse.runtime;
 
 import io.recourse.evidence.Sanitizer;
+import io.recourse.ingress.streams.DeadLetters;
 import java.util.List;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
