@@ -1,5 +1,6 @@
 package io.recourse.demo;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recourse.interactive.InteractiveConfig;
 import io.recourse.interactive.RecoveryReason;
@@ -41,6 +42,30 @@ public final class InteractiveScenarios {
         TOOL_THEN_OVERLOADED,
         /** An answer and {@code stopReason: end_turn}. */
         COMPLETED
+    }
+
+    /**
+     * The KanbanDispatchAck the demo's scripted dispatcher writes on {@code recourse.kanban.dispatch-acks}
+     * (DESIGN §6.3; {@code schemas/kanban-dispatch-ack.schema.json}), keyed by {@code sessionId}.
+     *
+     * @param reason     for {@code failed}, or {@code null} (then left out)
+     * @param generation the generation the dispatch created, or {@code null} (then left out)
+     * @param occurredAt written as RFC 3339 UTC text
+     */
+    public static ObjectNode dispatchAckJson(String commandId, String status, String reason, String sessionId, Integer generation,
+                                             Instant occurredAt) {
+        ObjectNode ack = JsonNodeFactory.instance.objectNode();
+        ack.put("command_id", commandId);
+        ack.put("status", status);
+        if (reason != null) {
+            ack.put("reason", reason);
+        }
+        ack.put("session_id", sessionId);
+        if (generation != null) {
+            ack.put("prompt_generation", generation);
+        }
+        ack.put("occurred_at", occurredAt.toString());
+        return ack;
     }
 
     /** What the demo does besides dispatching. */

@@ -1,5 +1,7 @@
 package io.recourse.demo;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.recourse.avro.ProviderHealth;
 import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RunState;
@@ -52,6 +54,38 @@ public final class RoutingDemo implements Callable<Integer> {
 
     /** Wall-clock latency allowed per check (punctuation, commits, the dispatcher's poll), times the time scale. */
     static final Duration WALL_TOLERANCE = Duration.ofMillis(500);
+
+    /** Builds the demo's JSON inputs. */
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /**
+     * The RunRequest the demo's scheduler writes for run {@code runId} on
+     * {@code recourse.office.run-requests} (DESIGN §7.1; {@code schemas/office-run-request.schema.json}),
+     * keyed by {@code workspaceId}, on the demo's dynamic profile.
+     *
+     * @param occurredAt written as RFC 3339 UTC text
+     */
+    public static ObjectNode runRequestJson(String runId, String workspaceId, Instant occurredAt) {
+        return JSON.createObjectNode().put("type", "run_request")
+                .put("request_id", "req-" + runId).put("run_id", runId).put("workspace_id", workspaceId)
+                .put("dynamic_profile_id", RoutingDemoScenario.PROFILE).put("task_id", "task-" + runId)
+                .put("occurred_at", occurredAt.toString());
+    }
+
+    /**
+     * The {@code dispatched} OfficeDispatchAck the demo's dispatcher writes on
+     * {@code recourse.office.dispatch-acks} (DESIGN §7.3; {@code schemas/office-dispatch-ack.schema.json}),
+     * keyed by {@code workspaceId}.
+     *
+     * @param generation the generation the dispatch created
+     * @param occurredAt written as RFC 3339 UTC text
+     */
+    public static ObjectNode dispatchedAckJson(String commandId, String runId, String workspaceId, String sessionId,
+                                               int generation, Instant occurredAt) {
+        return JSON.createObjectNode().put("command_id", commandId).put("status", "dispatched")
+                .put("run_id", runId).put("workspace_id", workspaceId).put("session_id", sessionId)
+                .put("prompt_generation", generation).put("occurred_at", occurredAt.toString());
+    }
 
     // 5×: the 30 s dispatch timeout is 6 s of wall time, enough for 20 runs' acks through the
     // exactly-once pipeline on a loaded machine (at 10× the 20-run demo saw dispatch_unconfirmed)

@@ -124,10 +124,7 @@ final class RoutingDispatcher implements AutoCloseable {
     void run(Instant deadline) throws Exception {
         String ws = RoutingDemoScenario.WORKSPACE;
         for (String id : RoutingDemoScenario.runIds(runs)) {
-            send(topics.officeRunRequests().name(), ws, json.createObjectNode().put("type", "run_request")
-                    .put("request_id", "req-" + id).put("run_id", id).put("workspace_id", ws)
-                    .put("dynamic_profile_id", RoutingDemoScenario.PROFILE).put("task_id", "task-" + id)
-                    .put("occurred_at", time.now().toString()));
+            send(topics.officeRunRequests().name(), ws, RoutingDemo.runRequestJson(id, ws, time.now()));
         }
         Instant settled = null;
         while (true) {
@@ -187,9 +184,7 @@ final class RoutingDispatcher implements AutoCloseable {
             session = run + "-s" + n;
         }
         int generation = generationOf.getOrDefault(session, 0) + 1;
-        ObjectNode ack = json.createObjectNode().put("command_id", c.getCommandId()).put("status", "dispatched")
-                .put("run_id", run).put("workspace_id", c.getWorkspaceId()).put("session_id", session)
-                .put("prompt_generation", generation).put("occurred_at", time.now().toString());
+        ObjectNode ack = RoutingDemo.dispatchedAckJson(c.getCommandId(), run, c.getWorkspaceId(), session, generation, time.now());
         send(topics.officeDispatchAcks().name(), c.getWorkspaceId(), ack);
         int candidate = candidateIndex(c.getExecutionProfileId());
         TurnEnd end = switch (candidate) {

@@ -1,6 +1,5 @@
 package io.recourse.demo;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recourse.config.RecourseConfig;
 import io.recourse.demo.InteractiveScenarios.Observed;
@@ -53,7 +52,6 @@ import org.slf4j.LoggerFactory;
 public final class ScriptedDispatcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScriptedDispatcher.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ScaledTime time;
     private final Map<String, Scenario> scenarios;
@@ -227,17 +225,7 @@ public final class ScriptedDispatcher implements AutoCloseable {
     }
 
     private void ack(RetryCommand c, String status, String reason, Integer generation) {
-        ObjectNode ack = JSON.createObjectNode();
-        ack.put("command_id", c.commandId());
-        ack.put("status", status);
-        if (reason != null) {
-            ack.put("reason", reason);
-        }
-        ack.put("session_id", c.sessionId());
-        if (generation != null) {
-            ack.put("prompt_generation", generation);
-        }
-        ack.put("occurred_at", time.now().toString());
+        ObjectNode ack = InteractiveScenarios.dispatchAckJson(c.commandId(), status, reason, c.sessionId(), generation, time.now());
         producer.send(new ProducerRecord<>(acksTopic, bytes(c.sessionId()), bytes(ack.toString())));
         producer.flush();
     }

@@ -28,8 +28,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * 1 MiB). Over it, the record is <em>truncated</em> (DESIGN §3): the value keeps its head and
  * gets {@value #ORIGINAL_LENGTH} (bytes) and {@value #ORIGINAL_SHA256} (lower-case hex) of the
  * original; a key over {@value #MAX_KEY_BYTES} bytes likewise ({@value #ORIGINAL_KEY_LENGTH},
- * {@value #ORIGINAL_KEY_SHA256}); original headers that do not fit are dropped
- * ({@value #ORIGINAL_HEADERS_DROPPED}: how many); and {@value #TRUNCATED}{@code =true} marks it.
+ * {@value #ORIGINAL_KEY_SHA256}); and {@value #TRUNCATED}{@code =true} marks it. The original
+ * headers never travel on ({@link #headers}), so they cannot make a letter too large.
  */
 public final class DeadLetters {
 
@@ -53,13 +53,7 @@ public final class DeadLetters {
     public static final String ORIGINAL_SHA256 = "recourse.original.sha256";
     public static final String ORIGINAL_KEY_LENGTH = "recourse.original.key.length";
     public static final String ORIGINAL_KEY_SHA256 = "recourse.original.key.sha256";
-    public static final String ORIGINAL_HEADERS_DROPPED = "recourse.original.headers.dropped";
     public static final String TRUNCATED = "recourse.truncated";
-
-    /** The headers this class writes; every other header is an original one. */
-    private static final java.util.Set<String> OWN_HEADERS = java.util.Set.of(ERROR_CODE, ERROR_MESSAGE, SOURCE_TOPIC,
-            SOURCE_PARTITION, SOURCE_OFFSET, ORIGINAL_LENGTH, ORIGINAL_SHA256, ORIGINAL_KEY_LENGTH, ORIGINAL_KEY_SHA256,
-            ORIGINAL_HEADERS_DROPPED, TRUNCATED);
 
     /** Default bound of a whole DLQ record in bytes: under the producer's default {@code max.request.size} (1 MiB). */
     public static final int DEFAULT_MAX_RECORD_BYTES = 1_000_000;
@@ -141,26 +135,6 @@ public final class DeadLetters {
             h.add(ORIGINAL_SHA256, utf8(sha256(value)));
         }
         h.add(TRUNCATED, utf8("true"));
-        // the original headers are kept while the value can still keep its first half of the bound
-        int dropped = 0;
-        Header[] all = h.toArray();
-        while (size(key, null, h) + 24 > maxRecordBytes / 2) {
-            Header victim = null;
-            for (Header candidate : all) {
-                if (!OWN_HEADERS.contains(candidate.key()) && h.lastHeader(candidate.key()) != null) {
-                    victim = candidate;
-                    break;
-                }
-            }
-            if (victim == null) {
-                break;
-            }
-            dropped += count(h, victim.key());
-            h.remove(victim.key());
-        }
-        if (dropped > 0) {
-            h.add(ORIGINAL_HEADERS_DROPPED, utf8(String.valueOf(dropped)));
-        }
         if (value != null) {
             int room = maxRecordBytes - size(key, new byte[0], h);
             value = Arrays.copyOf(value, Math.max(0, Math.min(room, value.length)));
@@ -188,14 +162,6 @@ public final class DeadLetters {
             n += HEADER_OVERHEAD + utf8(x.key()).length + (x.value() == null ? 0 : x.value().length);
         }
         return (int) Math.min(Integer.MAX_VALUE, n);
-    }
-
-    private static int count(Headers h, String key) {
-        int n = 0;
-        for (Header x : h.headers(key)) {
-            n++;
-        }
-        return n;
     }
 
     /** Lower-case hex SHA-256 of {@code bytes}. */
