@@ -40,17 +40,24 @@ import java.util.regex.PatternSyntaxException;
  * ({@code unclassified} class) on a rule, an unknown confidence/scope/phase, an unknown signal kind
  * or field, a condition without exactly one match, a regex that does not compile or fails the
  * backtracking check ({@link RegexSafety}), an unknown hint extractor, hints on a code that carries
- * none, and unknown keys (typos).
+ * none, an {@code observed} entry that is not an observed-corpus case id ({@code obs-<group>-<nnn>}), and
+ * unknown keys (typos) on rules and markers.
  */
 public final class Catalogue {
 
     /** Classpath location of the shipped rule file. */
-    public static final String DEFAULT_RESOURCE = "catalogue/provider-errors.v1.json";
+    public static final String DEFAULT_RESOURCE = "catalogue/provider-errors.v2.json";
+
+    /** Classpath location of the previous rule file, kept for what-if comparison ({@code --rules classpath:…}). */
+    public static final String V1_RESOURCE = "catalogue/provider-errors.v1.json";
 
     static final Pattern ID = Pattern.compile("[a-z0-9_]{1,40}(?:\\.[a-z0-9_]{1,40}){1,8}\\.v[0-9]{1,4}");
     private static final Pattern VERSION = Pattern.compile("[a-z0-9-]{1,60}\\.v[0-9]{1,4}");
     private static final Set<String> RULE_KEYS = Set.of("id", "priority", "why", "comment", "agents", "providers",
-            "phase", "when", "sequence", "code", "class", "confidence", "scope", "background", "hints");
+            "phase", "when", "sequence", "code", "class", "confidence", "scope", "background", "hints", "observed");
+    private static final Set<String> MARKER_KEYS = Set.of("id", "why", "comment", "agents", "when", "observed");
+    /** An observed-corpus case id ({@code obs-<group>-<nnn>}, src/test/resources/corpus/observed). */
+    static final Pattern OBSERVED_ID = Pattern.compile("obs-[a-z]{1,20}-[0-9]{3,4}");
     private static final Set<String> MATCH_KEYS = Set.of("literal", "literal_ci", "equals", "equals_ci", "regex",
             "regex_ci", "number");
     private static final Set<String> CONDITION_KEYS;
@@ -101,9 +108,18 @@ public final class Catalogue {
      * @throws CatalogueException when it fails validation
      */
     public static Catalogue loadDefault() {
-        try (InputStream in = Catalogue.class.getClassLoader().getResourceAsStream(DEFAULT_RESOURCE)) {
+        return loadResource(DEFAULT_RESOURCE);
+    }
+
+    /**
+     * Loads a rule file from the class path, e.g. {@value #V1_RESOURCE}.
+     *
+     * @throws CatalogueException when it is missing or fails validation
+     */
+    public static Catalogue loadResource(String resource) {
+        try (InputStream in = Catalogue.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new CatalogueException(null, "missing classpath resource " + DEFAULT_RESOURCE);
+                throw new CatalogueException(null, "missing classpath resource " + resource);
             }
             return load(in);
         } catch (IOException e) {
@@ -192,6 +208,13 @@ public final class Catalogue {
         int m = 0;
         for (JsonNode node : root.path(key)) {
             String id = ruleId(node, key + "[" + m++ + "]");
+            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+                String k = it.next();
+                if (!MARKER_KEYS.contains(k)) {
+                    throw new CatalogueException(id, "unknown key '" + k + "'");
+                }
+            }
+            observed(node, id);
             if (!ids.add(id)) {
                 throw new CatalogueException(id, "duplicate id");
             }
@@ -274,6 +297,7 @@ public final class Catalogue {
         if (why.isBlank()) {
             throw new CatalogueException(id, "missing 'why'");
         }
+        observed(node, id);
         return new Rule(id, p.asInt(), names(node, "agents", id), names(node, "providers", id), phase, conditions,
                 node.path("sequence").asBoolean(false), code, confidence,
                 scope, node.path("background").asBoolean(false), hints, why);
@@ -397,6 +421,30 @@ public final class Catalogue {
                 return new FieldMatch(type, v.asText(), null, null);
             }
         }
+    }
+
+    /**
+     * Validates the optional {@code observed} list: the observed-corpus cases (dev split) a rule or
+     * shape was written from, each an {@code obs-<group>-<nnn>} id, no duplicates.
+     */
+    private static List<String> observed(JsonNode node, String id) {
+        JsonNode arr = node.get("observed");
+        if (arr == null) {
+            return List.of();
+        }
+        if (!arr.isArray()) {
+            throw new CatalogueException(id, "'observed' must be an array of observed-corpus case ids");
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        for (JsonNode o : arr) {
+            if (!o.isTextual() || !OBSERVED_ID.matcher(o.asText()).matches()) {
+                throw new CatalogueException(id, "'observed' entry " + o + " is not an observed-corpus case id (obs-<group>-<nnn>)");
+            }
+            if (!seen.add(o.asText())) {
+                throw new CatalogueException(id, "'observed' lists " + o.asText() + " twice");
+            }
+        }
+        return List.copyOf(seen);
     }
 
     private static long number(JsonNode n, String id) {

@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * The core of {@code recourse catalogue check [--rules FILE] [--fixtures FILE]}:
  * validates a rule file and runs fixtures through it, reporting per-rule hit counts and every
- * mismatch. Turning fixture lines into {@link Evidence} is the caller's job (the evidence
+ * mismatch (a wrong code, or a wrong rule where the fixture names one). Turning fixture lines into {@link Evidence} is the caller's job (the evidence
  * assembler), so this stays free of frame parsing.
  */
 public final class CatalogueCheck {
@@ -26,16 +26,29 @@ public final class CatalogueCheck {
      * @param id       the fixture's id (corpus {@code id})
      * @param evidence the turn's evidence
      * @param expected the expected code, or {@code null} when the turn must not be classified
+     * @param ruleId   the rule that must decide it ({@code expected.rule_id} of the fixture line), or
+     *                 {@code null} when only the code is asserted
      */
-    public record Fixture(String id, Evidence evidence, Code expected) {
+    public record Fixture(String id, Evidence evidence, Code expected, String ruleId) {
+
+        /** A fixture that asserts the code only. */
+        public Fixture(String id, Evidence evidence, Code expected) {
+            this(id, evidence, expected, null);
+        }
     }
 
     /** A fixture whose classification differs from its expectation ({@code null} = no classification). */
-    public record Mismatch(String fixtureId, Code expected, Code actual, String ruleId) {
+    public record Mismatch(String fixtureId, Code expected, Code actual, String ruleId, String expectedRuleId) {
+
+        /** A code mismatch. */
+        public Mismatch(String fixtureId, Code expected, Code actual, String ruleId) {
+            this(fixtureId, expected, actual, ruleId, null);
+        }
 
         @Override
         public String toString() {
             return fixtureId + ": expected " + (expected == null ? "no classification" : expected.wire())
+                    + (expectedRuleId == null ? "" : " by " + expectedRuleId)
                     + ", got " + (actual == null ? "no classification" : actual.wire() + " by " + ruleId);
         }
     }
@@ -81,8 +94,9 @@ public final class CatalogueCheck {
             Optional<Classification> c = classifier.classify(f.evidence());
             c.ifPresent(x -> hits.merge(x.ruleId(), 1, Integer::sum));
             Code actual = c.map(Classification::code).orElse(null);
-            if (actual != f.expected()) {
-                mismatches.add(new Mismatch(f.id(), f.expected(), actual, c.map(Classification::ruleId).orElse(null)));
+            String rule = c.map(Classification::ruleId).orElse(null);
+            if (actual != f.expected() || f.ruleId() != null && !f.ruleId().equals(rule)) {
+                mismatches.add(new Mismatch(f.id(), f.expected(), actual, rule, f.ruleId()));
             }
         }
         return new Report(catalogue.version(), fixtures.size(), hits, mismatches);

@@ -30,7 +30,9 @@ import java.util.Optional;
  *       anchored {@code API Error: <status>} message, Goose's error preface, Codex's terminal error
  *       sentences); other assistant text is prose and never read.</li>
  *   <li><b>Completed turns</b> ({@link Evidence#stopReason()} non-null): empty unless the winning
- *       match rests on a surfaced failure (a marked signal) and on a foreground signal. Errors the
+ *       match rests on a surfaced failure (a marked signal) and on a foreground signal; a foreground
+ *       surfaced failure no rule names fails the turn with the post-start fallback (the chunk
+ *       <em>is</em> an error in the agent's format; completing it would be silent). Errors the
  *       agent retried past (HTTP, stderr, reconnect metadata) do not fail a turn it completed. A
  *       {@code cancelled} stop is the user's decision and is never a failure.</li>
  *   <li><b>Failed turns</b> (no stop reason: error, exit, launch failure, {@code turn_abandoned}):
@@ -131,7 +133,23 @@ public final class Classifier implements TurnClassifier {
         if (backgroundWinner != null && !completed) {
             return Optional.of(classification(backgroundWinner, true, evidence, signals));
         }
-        return completed ? Optional.empty() : Optional.of(fallback(evidence, signals));
+        if (completed) {
+            return surfacedForeground(surfaced, background) ? Optional.of(fallback(evidence, signals)) : Optional.empty();
+        }
+        return Optional.of(fallback(evidence, signals));
+    }
+
+    /**
+     * True when a foreground signal is a surfaced failure: the agent's final chunk <em>is</em> an
+     * error in its known format, so the turn failed even when no rule names the cause.
+     */
+    private static boolean surfacedForeground(boolean[] surfaced, boolean[] background) {
+        for (int i = 0; i < surfaced.length; i++) {
+            if (surfaced[i] && !background[i]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Classifies {@code evidence} and reports every rule tried and why the winner won. */
@@ -311,6 +329,12 @@ public final class Classifier implements TurnClassifier {
             }
             return new Explanation(catalogue.version(), completed, trials, Optional.of(c), verdict,
                     winningTrial.signalSeqs(), onFinal);
+        }
+        if (completed && surfacedForeground(surfaced, background)) {
+            Classification c = fallback(evidence, signals);
+            return new Explanation(catalogue.version(), true, trials, Optional.of(c),
+                    "the turn completed (" + stop + "), but its final chunk is a surfaced failure no rule names: post-start fallback "
+                            + c.ruleId(), List.of(), true);
         }
         if (completed) {
             String why = backgroundWinner != null

@@ -250,20 +250,28 @@ public final class RuleIndex {
                 return false;
             }
             boolean hit = false;
-            for (int k = 0; k < c.targets.length; k++) {
+            for (int k = 0; k < c.targets.length && !hit; k++) {
                 if (c.targetKinds[k] != s.kind()) {
                     continue;
                 }
                 Field f = field(i, c.targets[k]);
-                if (f == ABSENT) {
+                if (f != ABSENT) {
+                    hit = test(c.match, c.matchGate, f);
+                }
+            }
+            if (!hit || c.unless == null) {
+                return hit;
+            }
+            for (int k = 0; k < c.targets.length; k++) { // the unless only where the match holds: it is often the dearer test
+                if (c.targetKinds[k] != s.kind()) {
                     continue;
                 }
-                if (c.unless != null && test(c.unless, c.unlessGate, f)) {
+                Field f = field(i, c.targets[k]);
+                if (f != ABSENT && test(c.unless, c.unlessGate, f)) {
                     return false;
                 }
-                hit = hit || test(c.match, c.matchGate, f);
             }
-            return hit;
+            return true;
         }
 
         private Field field(int i, int target) {

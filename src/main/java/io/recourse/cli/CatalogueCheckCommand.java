@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
 public final class CatalogueCheckCommand extends OfflineCommand {
 
     /** Classpath location of the shipped fixtures (signature-line format). */
-    public static final String DEFAULT_FIXTURES = "catalogue/fixtures.v1.jsonl";
+    public static final String DEFAULT_FIXTURES = "catalogue/fixtures.v2.jsonl";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -129,7 +129,7 @@ public final class CatalogueCheckCommand extends OfflineCommand {
                     problems.add(where + " (" + fixture.id() + "): the fixture's turn did not close");
                     continue;
                 }
-                out.add(new CatalogueCheck.Fixture(fixture.id(), turn.evidence(), fixture.expected()));
+                out.add(new CatalogueCheck.Fixture(fixture.id(), turn.evidence(), fixture.expected(), fixture.ruleId()));
             } catch (FrameRejectedException e) {
                 problems.add(where + " (" + fixture.id() + "): " + e.reason().wire() + ": " + e.getMessage());
             }

@@ -11,13 +11,19 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code --rules FILE} option of the offline commands: an alternative rule file instead of the
- * shipped catalogue ({@value Catalogue#DEFAULT_RESOURCE}, DESIGN §5.2).
+ * shipped catalogue ({@value Catalogue#DEFAULT_RESOURCE}, DESIGN §5.2) — a path, or
+ * {@code classpath:RESOURCE} for a rule file shipped in the jar (the previous catalogue,
+ * {@value Catalogue#V1_RESOURCE}, for what-if comparison).
  */
 public final class RulesOption {
 
+    /** Prefix of a class-path rule file, e.g. {@code classpath:catalogue/provider-errors.v1.json}. */
+    public static final String CLASSPATH = "classpath:";
+
     @Option(names = "--rules", paramLabel = "FILE",
-            description = "Rule file to use instead of the shipped catalogue (" + Catalogue.DEFAULT_RESOURCE + ").")
-    Path file;
+            description = {"Rule file to use instead of the shipped catalogue (" + Catalogue.DEFAULT_RESOURCE + ").",
+                    "classpath:RESOURCE reads one shipped in the jar, e.g. classpath:" + Catalogue.V1_RESOURCE + "."})
+    String file;
 
     /**
      * Loads and validates the rule file (or the shipped catalogue).
@@ -29,7 +35,18 @@ public final class RulesOption {
         if (file == null) {
             return Catalogue.loadDefault();
         }
-        try (InputStream in = Files.newInputStream(file)) {
+        if (file.startsWith(CLASSPATH)) {
+            String resource = file.substring(CLASSPATH.length());
+            try (InputStream in = RulesOption.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new java.io.FileNotFoundException("no class-path resource " + resource);
+                }
+                return Catalogue.load(in);
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        try (InputStream in = Files.newInputStream(Path.of(file))) {
             return Catalogue.load(in);
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
@@ -55,6 +72,6 @@ public final class RulesOption {
 
     /** Where the rules come from: the file name or {@code classpath:…}. */
     public String source() {
-        return file == null ? "classpath:" + Catalogue.DEFAULT_RESOURCE : file.toString();
+        return file == null ? CLASSPATH + Catalogue.DEFAULT_RESOURCE : file;
     }
 }

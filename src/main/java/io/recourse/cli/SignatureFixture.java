@@ -17,11 +17,12 @@ import java.util.List;
 
 /**
  * One line of a signature fixture file — the corpus {@code signatures.jsonl} format, also used by
- * {@code catalogue/fixtures.v1.jsonl}: {@code id}, {@code agent_type} (or {@code null}),
+ * {@code catalogue/fixtures.v2.jsonl}: {@code id}, {@code agent_type} (or {@code null}), optional
+ * {@code provider_id} (the frames' provider, for provider-scoped rules),
  * {@code phase} (default {@code streaming}), {@code signal} or {@code signals} (inner payloads of
  * {@code acp_error}, {@code acp_update}, {@code acp_response}, {@code stderr}, {@code exit},
- * {@code http}, {@code lifecycle}), {@code expected{code, class}} ({@code code: null} = no
- * failure), optional {@code kind}, {@code why}, {@code negative_for}.
+ * {@code http}, {@code lifecycle}), {@code expected{code, class, rule_id?}} ({@code code: null} = no
+ * failure; {@code rule_id}: the rule that must decide it), optional {@code kind}, {@code why}, {@code negative_for}.
  *
  * <p>{@link #frames()} makes the line one whole turn of DESIGN §3 envelopes, so it runs through
  * the real frame parser and evidence assembler: the turn opens with {@code prompt_dispatched}
@@ -32,8 +33,10 @@ import java.util.List;
  *
  * @param id       the line's id
  * @param expected the expected code, or {@code null} when the turn must not fail
+ * @param ruleId   {@code expected.rule_id}: the rule that must decide the line, or {@code null}
  */
-public record SignatureFixture(String id, String agentType, Phase phase, Code expected, JsonNode signals) {
+public record SignatureFixture(String id, String agentType, String providerId, Phase phase, Code expected, String ruleId,
+                               JsonNode signals) {
 
     /** Time base of the frames: 2026-06-01T12:00:00Z, one second per frame. */
     public static final Instant BASE = Instant.parse("2026-06-01T12:00:00Z");
@@ -69,8 +72,10 @@ public record SignatureFixture(String id, String agentType, Phase phase, Code ex
                     + code.wire() + " (" + code.errorClass().wire() + ")");
         }
         String agent = n.path("agent_type").isTextual() ? n.get("agent_type").asText() : null;
+        String provider = n.path("provider_id").isTextual() ? n.get("provider_id").asText() : null;
         Phase phase = n.hasNonNull("phase") ? WireName.parse(Phase.class, n.get("phase").asText()) : Phase.STREAMING;
-        return new SignatureFixture(id, agent, phase, code, signals);
+        String ruleId = exp.path("rule_id").isTextual() ? exp.get("rule_id").asText() : null;
+        return new SignatureFixture(id, agent, provider, phase, code, ruleId, signals);
     }
 
     /** The session id of the fixture's turn: {@code sig-<id>}. */
@@ -134,6 +139,9 @@ public record SignatureFixture(String id, String agentType, Phase phase, Code ex
             e.put("occurred_at", BASE.plusSeconds(seq).toString());
             if (agentType != null) {
                 e.put("agent_type", agentType);
+            }
+            if (providerId != null) {
+                e.put("provider_id", providerId);
             }
             seq++;
             try {

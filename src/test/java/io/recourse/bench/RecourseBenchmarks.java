@@ -50,7 +50,11 @@ public final class RecourseBenchmarks {
             double error = r.getPrimaryResult().getScoreError();
             String unit;
             double per;
-            if (name.contains("CatalogueBenchmark")) {
+            if (name.contains("CatalogueBenchmark") && "observed".equals(r.getParams().getParam("mix"))) {
+                long observed = CatalogueMixSize.observedSignals();
+                per = score * observed;
+                unit = "signals (observed mix: " + observed + " signals, " + CatalogueMixSize.observedTurns() + " turns)";
+            } else if (name.contains("CatalogueBenchmark")) {
                 per = score * signals;
                 unit = "signals (" + signals + " signals, " + turns + " turns per mix)";
             } else if (name.contains("SanitizerBenchmark")) {

@@ -39,7 +39,7 @@ public class CatalogueCheckTest {
         assertThat(report.mismatches()).isEmpty();
         assertThat(report.ok()).isTrue();
         assertThat(report.fixtures()).isEqualTo(all.size());
-        assertThat(report.catalogueVersion()).isEqualTo("provider-errors.v1");
+        assertThat(report.catalogueVersion()).isEqualTo("provider-errors.v2");
     }
 
     @Test

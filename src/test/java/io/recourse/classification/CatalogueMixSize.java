@@ -21,6 +21,16 @@ public final class CatalogueMixSize {
         return n;
     }
 
+    /** Signals in one observed mix (the observed corpus's cases, rendered and assembled). */
+    public static long observedSignals() {
+        return CatalogueBenchmark.observedMix().stream().mapToLong(e -> e.signals().size()).sum();
+    }
+
+    /** Turns in one observed mix. */
+    public static int observedTurns() {
+        return CatalogueBenchmark.observedMix().size();
+    }
+
     /** Turns in one mix. */
     public static int turns() {
         return SignatureFixtures.read("corpus/signatures.jsonl").size() + SignatureFixtures.read(CatalogueFixturesTest.FIXTURES).size();

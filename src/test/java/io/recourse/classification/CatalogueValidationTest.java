@@ -27,7 +27,7 @@ public class CatalogueValidationTest {
     public void theShippedCatalogueLoadsWithItsVersion() {
         Catalogue c = Catalogue.loadDefault();
 
-        assertThat(c.version()).isEqualTo("provider-errors.v1");
+        assertThat(c.version()).isEqualTo("provider-errors.v2");
         assertThat(c.rules()).isNotEmpty();
         assertThat(c.notes()).anyMatch(n -> n.contains("Quota vs rate limit vs subscription"));
     }
@@ -206,5 +206,37 @@ public class CatalogueValidationTest {
     public void aMalformedCatalogueVersionIsRejected() {
         assertThatThrownBy(() -> Catalogue.parse(file(RULE_A).replace("test-errors.v1", "latest")))
                 .hasMessageContaining("catalogue_version");
+    }
+
+    @Test
+    void observedCaseIdsAreAcceptedAndValidated() {
+        Catalogue ok = Catalogue.parse(file(rule("test.o.v2", 1, ",\"observed\":[\"obs-claude-012\",\"obs-others-107\"]")));
+
+        assertThat(ok.rules()).hasSize(1);
+        assertThatThrownBy(() -> Catalogue.parse(file(rule("test.o.v2", 1, ",\"observed\":[\"claude-012\"]"))))
+                .isInstanceOf(CatalogueException.class).hasMessageContaining("test.o.v2").hasMessageContaining("observed");
+        assertThatThrownBy(() -> Catalogue.parse(file(rule("test.o.v2", 1, ",\"observed\":\"obs-claude-012\""))))
+                .isInstanceOf(CatalogueException.class).hasMessageContaining("must be an array");
+        assertThatThrownBy(() -> Catalogue.parse(file(rule("test.o.v2", 1, ",\"observed\":[\"obs-a-001\",\"obs-a-001\"]"))))
+                .isInstanceOf(CatalogueException.class).hasMessageContaining("twice");
+    }
+
+    @Test
+    void aShapeWithAnUnknownKeyIsRejectedNamingIt() {
+        String shapes = ",\"surfaced_failure_shapes\":[{\"id\":\"shape.x.v2\",\"agentz\":[\"claude\"],"
+                + "\"when\":{\"in\":[\"final_chunk.text\"],\"regex\":\"^API Error\"}}]}";
+        String json = file(RULE_A);
+        String withShape = json.substring(0, json.length() - 1) + shapes;
+
+        assertThatThrownBy(() -> Catalogue.parse(withShape)).isInstanceOf(CatalogueException.class)
+                .hasMessageContaining("shape.x.v2").hasMessageContaining("agentz");
+    }
+
+    @Test
+    void everyChangedOrNewShippedRuleNamesTheObservedCasesItCameFrom() {
+        Catalogue shipped = Catalogue.loadDefault();
+
+        assertThat(shipped.rules()).filteredOn(r -> r.id().endsWith(".v2")).isNotEmpty();
+        assertThat(Catalogue.loadResource(Catalogue.V1_RESOURCE).version()).isEqualTo("provider-errors.v1");
     }
 }

@@ -59,7 +59,7 @@ public class ClassifierProperties {
             Optional<Classification> c = CLASSIFIER.classify(evidence(text, null));
 
             assertThat(c).isPresent();
-            assertThat(c.get().catalogueVersion()).isEqualTo("provider-errors.v1");
+            assertThat(c.get().catalogueVersion()).isEqualTo("provider-errors.v2");
         });
     }
 

@@ -122,7 +122,7 @@ public class ClassifierTest {
         Classification c = SHIPPED.classify(failed(signal(1, SignalKind.HTTP, "status", "529"))).orElseThrow();
 
         assertThat(c.ruleId()).isEqualTo("anthropic.overloaded.http_529.v1");
-        assertThat(c.catalogueVersion()).isEqualTo("provider-errors.v1");
+        assertThat(c.catalogueVersion()).isEqualTo("provider-errors.v2");
     }
 
     @Test

@@ -63,7 +63,7 @@ public class SequencesThroughAssemblerTest {
         Classification c = o.classification();
         assertThat(c.code().wire()).isEqualTo(expected.path("code").asText());
         assertThat(c.errorClass().wire()).isEqualTo(expected.path("class").asText());
-        assertThat(c.catalogueVersion()).isEqualTo("provider-errors.v1");
+        assertThat(c.catalogueVersion()).isEqualTo("provider-errors.v2");
         assertHint(c.retryAfter(), expected.path("retry_after"), "retry_after");
         assertHint(c.resetAt(), expected.path("reset_at"), "reset_at");
     }

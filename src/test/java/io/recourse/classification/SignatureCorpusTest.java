@@ -45,7 +45,7 @@ public class SignatureCorpusTest {
         assertThat(c).as("%s: %s", line.id(), CLASSIFIER.explain(failed).verdict()).isPresent();
         assertThat(c.get().code()).as("%s: %s", line.id(), CLASSIFIER.explain(failed).verdict()).isEqualTo(line.expected());
         assertThat(c.get().errorClass()).isEqualTo(line.expected().errorClass());
-        assertThat(c.get().catalogueVersion()).isEqualTo("provider-errors.v1");
+        assertThat(c.get().catalogueVersion()).isEqualTo("provider-errors.v2");
         if (line.expected().errorClass() == ErrorClass.UNCLASSIFIED) {
             assertThat(c.get().ruleId()).as("%s: no rule may match", line.id()).startsWith("fallback.");
         } else {

@@ -116,9 +116,10 @@ public final class SignatureFixtures {
      * The line as a {@link CatalogueCheck.Fixture}: the evidence of a failed turn, or of a completed
      * turn when the line expects no failure (the same choice {@code recourse catalogue check} makes).
      */
-    public static CatalogueCheck.Fixture checkFixture(Line line) {
+    static CatalogueCheck.Fixture checkFixture(Line line) {
+        JsonNode rule = line.raw().path("expected").path("rule_id");
         return new CatalogueCheck.Fixture(line.id(), line.expected() == null ? completedTurn(line) : failedTurn(line),
-                line.expected());
+                line.expected(), rule.isTextual() ? rule.asText() : null);
     }
 
     /** One frame reduced to what the mapping needs: source, inner payload, time, phase. */
@@ -136,7 +137,8 @@ public final class SignatureFixtures {
             frames.add(new Frame("acp_response", JSON.createObjectNode().put("stopReason", "end_turn"), BASE.plusSeconds(i),
                     line.phase()));
         }
-        return evidence("session-" + line.id(), 1, line.agentType(), null, null, line.phase().preStart(), frames);
+        String provider = line.raw().path("provider_id").isTextual() ? line.raw().get("provider_id").asText() : null;
+        return evidence("session-" + line.id(), 1, line.agentType(), provider, null, line.phase().preStart(), frames);
     }
 
     /**

@@ -26,7 +26,7 @@ public class CatalogueCommandTest {
         Cli.Run run = Cli.run("catalogue", "check");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).contains("provider-errors.v1").contains("valid")
+        assertThat(run.out()).contains("provider-errors.v2").contains("valid")
                 .contains("fixtures: " + Cli.jsonLines(CatalogueCheckCommand.DEFAULT_FIXTURES).size())
                 .contains("mismatches: 0").doesNotContain("MISMATCH");
     }
@@ -199,5 +199,25 @@ public class CatalogueCommandTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("turn s1/1: failed").contains("WIN");
         assertThat(run.err()).startsWith("standard input: 2 lines");
+    }
+
+    @Test
+    void rulesFromTheClassPathLoadThePreviousCatalogueForComparison() {
+        Cli.Run v1 = Cli.run("catalogue", "check", "--rules", "classpath:catalogue/provider-errors.v1.json",
+                "--fixtures", copyUnchecked("corpus/signatures.jsonl").toString());
+        Cli.Run missing = Cli.run("catalogue", "check", "--rules", "classpath:catalogue/nope.json");
+
+        assertThat(v1.out()).contains("rules: classpath:catalogue/provider-errors.v1.json — provider-errors.v1");
+        assertThat(v1.exitCode()).as(v1.out() + v1.err()).isZero();
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).contains("cannot read rule file classpath:catalogue/nope.json");
+    }
+
+    private Path copyUnchecked(String resource) {
+        try {
+            return copy(resource);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -114,7 +114,7 @@ public class ClassifyCorpusTest {
             assertThat(t.get("confidence").isNull()).isTrue();
             return;
         }
-        assertThat(t.get("catalogue_version").asText()).isEqualTo("provider-errors.v1");
+        assertThat(t.get("catalogue_version").asText()).isEqualTo("provider-errors.v2");
         assertThat(t.get("rule_id").asText()).isNotBlank();
         assertHint(name + " retry_after", t.get("retry_after"), expected.path("retry_after"));
         assertHint(name + " reset_at", t.get("reset_at"), expected.path("reset_at"));
