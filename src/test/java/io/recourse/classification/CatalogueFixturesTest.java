@@ -8,6 +8,8 @@ import io.recourse.classification.SignatureFixtures.Line;
 import io.recourse.evidence.Evidence;
 import io.recourse.taxonomy.Classification;
 import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.ErrorClass;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
