@@ -1,17 +1,15 @@
 package io.recourse.bench;
 
-import io.recourse.avro.RecoveryState;
+import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.EvidenceCounters;
+import io.recourse.evidence.streams.EvidenceTopology;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.runtime.EmbeddedKafkaBroker;
-import io.recourse.runtime.RecourseConfig;
 import io.recourse.runtime.RecourseRunner;
-import io.recourse.streams.AvroSerde;
-import io.recourse.streams.EvidenceCounters;
-import io.recourse.streams.EvidenceTopology;
-import io.recourse.streams.RecourseTopology;
+import io.recourse.topology.RecourseTopology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,56 +18,36 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The benchmark engine behind {@code recourse bench} (issue 8): runs {@link Scenario}s on one
+ * The benchmark engine behind {@code recourse bench}: runs {@link Scenario}s on one
  * broker — the embedded one by default, or the cluster of the given configuration — with the
  * {@link Workload}, and measures each end to end.
  *
@@ -240,7 +218,7 @@ public final class Bench implements AutoCloseable {
     }
 
     /**
-     * The abandoned-turn phase (issue 8 item 4): a fresh full topology with a short idle bound
+     * The abandoned-turn phase: a fresh full topology with a short idle bound
      * ({@link #ABANDONED_IDLE}) and retention ({@link #ABANDONED_RETENTION}); every one of
      * {@code sessions} sessions opens one turn ({@link Workload#abandonedTurn}: a prompt and a
      * provider's HTTP 500, no terminal frame) and goes silent. Once processed, the turns and their signals are counted through interactive
@@ -268,7 +246,7 @@ public final class Bench implements AutoCloseable {
         long t0 = System.nanoTime();
         try (RecourseRunner runner = new RecourseRunner(config).start();
              Admin admin = Admin.create(clientProps);
-             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(clientProps))) {
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps))) {
             int partitions = producer.partitionsFor(frames).size();
             long records = 0;
             for (int i = 0; i < sessions; i++) {
@@ -280,23 +258,23 @@ public final class Bench implements AutoCloseable {
             producer.flush();
             Instant lastSent = Instant.now();
             Duration timeout = Duration.ofSeconds(Math.max(120, records / 500));
-            if (!awaitCommitted(admin, id, frames, timeout, null)) {
+            if (!BenchSupport.awaitCommitted(admin, id, frames, timeout, null)) {
                 throw new IllegalStateException("abandoned-turn phase: frames not processed within " + timeout);
             }
             long turnsBefore = countTurns(runner, prefix);
             long signalsBefore = countSignals(runner, prefix);
-            long bytesBefore = changelogBytes(admin, clientProps, id).getOrDefault(EvidenceTopology.TURN_STORE, 0L);
+            long bytesBefore = BenchSupport.changelogBytes(admin, clientProps, id).getOrDefault(EvidenceTopology.TURN_STORE, 0L);
             double expiredBefore = runner.metrics().meters().evidence().count(EvidenceCounters.EXPIRED);
 
             advanceStreamTimePast(producer, frames, partitions, id, 1, lastSent.plus(ABANDONED_IDLE));
-            awaitCommitted(admin, id, frames, timeout, null);
+            BenchSupport.awaitCommitted(admin, id, frames, timeout, null);
             long expired = Math.round(runner.metrics().meters().evidence().count(EvidenceCounters.EXPIRED) - expiredBefore);
 
             advanceStreamTimePast(producer, frames, partitions, id, 2, Instant.now().plus(ABANDONED_RETENTION));
-            awaitCommitted(admin, id, frames, timeout, null);
+            BenchSupport.awaitCommitted(admin, id, frames, timeout, null);
             long turnsAfter = countTurns(runner, prefix);
             long signalsAfter = countSignals(runner, prefix);
-            long bytesAfter = changelogBytes(admin, clientProps, id).getOrDefault(EvidenceTopology.TURN_STORE, 0L);
+            long bytesAfter = BenchSupport.changelogBytes(admin, clientProps, id).getOrDefault(EvidenceTopology.TURN_STORE, 0L);
             PurgeResult r = new PurgeResult(sessions, ABANDONED_IDLE.toMillis(), ABANDONED_RETENTION.toMillis(), turnsBefore,
                     signalsBefore, bytesBefore, expired, turnsAfter, signalsAfter, bytesAfter, (System.nanoTime() - t0) / 1e9);
             LOG.info("abandoned turns: {}", r);
@@ -367,7 +345,7 @@ public final class Bench implements AutoCloseable {
         String frames = config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES);
         String passOut = id + ".pass-through-out";
         Function<RecourseConfig, Topology> builder = scenario.topology() == Scenario.Kind.FULL
-                ? RecourseTopology::build
+                ? c -> RecourseTopology.build(c, RecourseTopology.Options.with(RecourseMeters.global()))
                 : c -> passThrough(frames, passOut);
         String description = builder.apply(config).describe().toString();
         String classifications = config.topicName(RecourseConfig.TOPIC_CLASSIFICATIONS);
@@ -389,13 +367,13 @@ public final class Bench implements AutoCloseable {
                 RecourseConfig c = config.with(RecourseConfig.STATE_DIR, stateRoot.resolve("instance-" + i).toString());
                 runners.add(new RecourseRunner(c, builder).start());
             }
-            awaitAllRunning(runners);
+            BenchSupport.awaitAllRunning(runners);
 
             List<String> outputs = scenario.topology() == Scenario.Kind.PASS_THROUGH ? List.of(passOut)
                     : Stream.of(classifications, unclassified, recoveryState).toList();
-            try (Observer observer = new Observer(clientProps, outputs, scenario.topology(), classifications, unclassified,
+            try (BenchObserver observer = new BenchObserver(clientProps, outputs, scenario.topology(), classifications, unclassified,
                          recoveryState);
-                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(clientProps))) {
+                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps))) {
                 observer.start();
                 int partitions = producer.partitionsFor(frames).size();
                 Workload.Options options = Workload.Options.defaults(settings.seed(), sessions)
@@ -403,12 +381,12 @@ public final class Bench implements AutoCloseable {
 
                 // (1) the workload, then the sentinels; wait until their outputs are readable
                 long t0 = System.nanoTime();
-                long records = produce(producer, frames, new Workload(options), scenario.rate(), observer, t0);
-                sendSentinels(producer, frames, id, 1, partitions, observer);
+                long records = BenchSupport.produce(producer, frames, new Workload(options), scenario.rate(), observer, t0);
+                BenchSupport.sendSentinels(producer, frames, id, 1, partitions, observer);
                 Duration timeout = Duration.ofSeconds(Math.max(120, records / 500));
                 boolean done = classifies || scenario.topology() == Scenario.Kind.PASS_THROUGH
                         ? observer.awaitSentinels(partitions, timeout)
-                        : awaitCommitted(admin, id, frames, timeout, observer);
+                        : BenchSupport.awaitCommitted(admin, id, frames, timeout, observer);
                 double seconds = (observer.endNanos() - t0) / 1e9;
                 if (!done) {
                     LOG.warn("{}: outputs not all seen within {}", scenario.label(), timeout);
@@ -418,9 +396,9 @@ public final class Bench implements AutoCloseable {
                 Latencies sch = observer.scheduledLatencies();
 
                 // (2) state after the workload: changelogs, RocksDB, heap, RSS
-                Map<String, Long> stores = scenario.topology() == Scenario.Kind.FULL ? changelogBytes(admin, clientProps, id) : Map.of();
+                Map<String, Long> stores = scenario.topology() == Scenario.Kind.FULL ? BenchSupport.changelogBytes(admin, clientProps, id) : Map.of();
                 long storeTotal = stores.values().stream().mapToLong(Long::longValue).sum();
-                double rocks = rocksDbBytes(runners);
+                double rocks = BenchSupport.rocksDbBytes(runners);
                 gc();
                 double heapDelta = heapUsed() - heapBefore;
                 double rss = rssBytes();
@@ -429,10 +407,10 @@ public final class Bench implements AutoCloseable {
                 double perOpenTurn = Double.NaN;
                 if (scenario.openTurnPhase() && done && !stores.isEmpty()) {
                     observer.resetSentinels();
-                    produce(producer, frames, new Workload(options.onlyOpenTurns().clean()), 0, observer, System.nanoTime());
-                    sendSentinels(producer, frames, id, 2, partitions, observer);
-                    if (classifies ? observer.awaitSentinels(partitions, timeout) : awaitCommitted(admin, id, frames, timeout, observer)) {
-                        long after = changelogBytes(admin, clientProps, id).values().stream().mapToLong(Long::longValue).sum();
+                    BenchSupport.produce(producer, frames, new Workload(options.onlyOpenTurns().clean()), 0, observer, System.nanoTime());
+                    BenchSupport.sendSentinels(producer, frames, id, 2, partitions, observer);
+                    if (classifies ? observer.awaitSentinels(partitions, timeout) : BenchSupport.awaitCommitted(admin, id, frames, timeout, observer)) {
+                        long after = BenchSupport.changelogBytes(admin, clientProps, id).values().stream().mapToLong(Long::longValue).sum();
                         perOpenTurn = (double) (after - storeTotal) / sessions;
                     }
                 }
@@ -473,150 +451,6 @@ public final class Bench implements AutoCloseable {
         b.stream(input, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("bench-pass-through-source"))
                 .to(output, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("bench-pass-through-sink"));
         return b.build();
-    }
-
-    private static Map<String, Object> producerProps(Map<String, Object> client) {
-        Map<String, Object> p = new HashMap<>(client);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        return p;
-    }
-
-    private static long produce(KafkaProducer<byte[], byte[]> producer, String topic, Workload workload, double rate,
-                                Observer observer, long t0) {
-        long n = 0;
-        while (workload.hasNext()) {
-            Workload.Record r = workload.next();
-            if (rate > 0) {
-                long due = t0 + (long) (n * 1e9 / rate);
-                for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
-                    LockSupport.parkNanos(due - now);
-                }
-            }
-            if (r.failingTerminal() && observer != null) {
-                observer.expect(r.turn(), r.value(), -1);
-            }
-            producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
-            n++;
-        }
-        producer.flush();
-        return n;
-    }
-
-    private static void sendSentinels(KafkaProducer<byte[], byte[]> producer, String topic, String id, int generation,
-                                      int partitions, Observer observer) {
-        for (int p = 0; p < partitions; p++) {
-            List<Workload.Record> turn = Workload.sentinelTurn(id + "-sentinel-" + p, generation, Instant.now());
-            for (Workload.Record r : turn) {
-                if (r.terminal()) {
-                    observer.expect(r.turn(), r.value(), p);
-                }
-                producer.send(new ProducerRecord<>(topic, p, r.key(), r.value()));
-            }
-        }
-        producer.flush();
-    }
-
-    private static void awaitAllRunning(List<RecourseRunner> runners) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        int stable = 0;
-        while (stable < 5 && System.nanoTime() < deadline) {
-            boolean all = runners.stream().allMatch(r -> r.streams().state() == KafkaStreams.State.RUNNING);
-            stable = all ? stable + 1 : 0;
-            Thread.sleep(200); // settling of the group after the last instance joined, not a test wait
-        }
-    }
-
-    /** Waits until the application's committed offsets on {@code topic} reach its end offsets. */
-    private static boolean awaitCommitted(Admin admin, String groupId, String topic, Duration timeout, Observer observer)
-            throws InterruptedException, ExecutionException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-                .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-        var ends = admin.listOffsets(latest).all().get();
-        while (System.nanoTime() < deadline) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
-                    .partitionsToOffsetAndMetadata().get();
-            boolean all = ends.entrySet().stream().allMatch(e -> {
-                OffsetAndMetadata c = committed.get(e.getKey());
-                return c != null && c.offset() >= e.getValue().offset();
-            });
-            if (all) {
-                if (observer != null) {
-                    observer.markEnd();
-                }
-                return true;
-            }
-            Thread.sleep(20); // polling the group's offsets
-        }
-        return false;
-    }
-
-    /** Live bytes per store: the latest value per key of each {@code <id>-*-changelog} topic (key + value bytes). */
-    static Map<String, Long> changelogBytes(Admin admin, Map<String, Object> client, String id)
-            throws ExecutionException, InterruptedException {
-        List<String> changelogs = admin.listTopics().names().get().stream()
-                .filter(t -> t.startsWith(id + "-") && t.endsWith("-changelog")).sorted().toList();
-        Map<String, Long> out = new TreeMap<>();
-        if (changelogs.isEmpty()) {
-            return out;
-        }
-        Map<String, Object> p = new HashMap<>(client);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            for (String topic : changelogs) {
-                List<TopicPartition> tps = c.partitionsFor(topic).stream()
-                        .map(i -> new TopicPartition(topic, i.partition())).toList();
-                c.assign(tps);
-                c.seekToBeginning(tps);
-                Map<TopicPartition, Long> end = c.endOffsets(tps);
-                HashMap<Long, Integer> live = new HashMap<>();
-                while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                    for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                        long k = hash64(r.key()) * 31 + r.partition();
-                        if (r.value() == null) {
-                            live.remove(k);
-                        } else {
-                            live.put(k, r.key().length + r.value().length);
-                        }
-                    }
-                }
-                String store = topic.substring(id.length() + 1, topic.length() - "-changelog".length());
-                out.put(store, live.values().stream().mapToLong(Integer::longValue).sum());
-            }
-        }
-        return out;
-    }
-
-    private static long hash64(byte[] b) {
-        long h = 0xcbf29ce484222325L;
-        for (byte x : b) {
-            h = (h ^ (x & 0xff)) * 0x100000001b3L;
-        }
-        return h;
-    }
-
-    /** RocksDB's size metrics (SST files + memtables) over every store of every instance. */
-    private static double rocksDbBytes(List<RecourseRunner> runners) {
-        double sum = 0;
-        for (RecourseRunner r : runners) {
-            for (Map.Entry<MetricName, ? extends Metric> e : r.streams().metrics().entrySet()) {
-                MetricName n = e.getKey();
-                if (n.group().equals("stream-state-metrics")
-                        && (n.name().equals("total-sst-files-size") || n.name().equals("size-all-mem-tables"))
-                        && e.getValue().metricValue() instanceof Number v) {
-                    sum += v.doubleValue();
-                }
-            }
-        }
-        return sum;
     }
 
     private void cleanUp(Map<String, Object> client, String id, Path stateRoot) {
@@ -692,177 +526,6 @@ public final class Bench implements AutoCloseable {
             broker = null;
         }
         deleteRecursively(settings.workDir());
-    }
-
-    /** Latency samples in milliseconds. */
-    record Latencies(double[] millis) {
-        double percentile(double p) {
-            if (millis.length == 0) {
-                return Double.NaN;
-            }
-            double[] v = millis.clone();
-            Arrays.sort(v);
-            int rank = (int) Math.ceil(p / 100.0 * v.length);
-            return v[Math.max(0, Math.min(v.length - 1, rank - 1))];
-        }
-
-        int count() {
-            return millis.length;
-        }
-    }
-
-    /**
-     * The {@code read_committed} consumer of a run's outputs, on its own thread: matches outputs to
-     * the failing turns' terminal frames (pass-through: the copy of that frame; full: its
-     * Classification, and its RecoveryState {@code scheduled}) and notes when the sentinels appear.
-     */
-    static final class Observer implements AutoCloseable {
-        private record Expected(long sentNanos, int hash, int sentinelPartition) {
-        }
-
-        private final KafkaConsumer<byte[], byte[]> consumer;
-        private final List<String> topics;
-        private final Scenario.Kind kind;
-        private final String classifications;
-        private final String unclassified;
-        private final String recoveryState;
-        private final Map<String, Expected> expected = new ConcurrentHashMap<>();
-        private final Set<Integer> sentinels = ConcurrentHashMap.newKeySet();
-        private final List<Double> classification = new ArrayList<>();
-        private final List<Double> scheduled = new ArrayList<>();
-        private final Set<String> seenClassified = ConcurrentHashMap.newKeySet();
-        private final Set<String> seenScheduled = ConcurrentHashMap.newKeySet();
-        private final AvroSerde<RecoveryState> recoverySerde = AvroSerde.of(RecoveryState.class);
-        private final AvroSerde<io.recourse.avro.Classification> classificationSerde = AvroSerde.of(io.recourse.avro.Classification.class);
-        private final AvroSerde<io.recourse.avro.UnclassifiedEvidence> unclassifiedSerde = AvroSerde.of(io.recourse.avro.UnclassifiedEvidence.class);
-        private volatile long endNanos;
-        private volatile boolean stop;
-        private Thread thread;
-
-        Observer(Map<String, Object> client, List<String> topics, Scenario.Kind kind, String classifications,
-                 String unclassified, String recoveryState) {
-            Map<String, Object> p = new HashMap<>(client);
-            p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-            p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
-            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-            this.consumer = new KafkaConsumer<>(p);
-            this.topics = topics;
-            this.kind = kind;
-            this.classifications = classifications;
-            this.unclassified = unclassified;
-            this.recoveryState = recoveryState;
-        }
-
-        void start() {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (String t : topics) {
-                List<PartitionInfo> infos = consumer.partitionsFor(t);
-                if (infos != null) {
-                    infos.forEach(i -> tps.add(new TopicPartition(t, i.partition())));
-                }
-            }
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            thread = new Thread(this::loop, "bench-observer");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void expect(String turn, byte[] terminalValue, int sentinelPartition) {
-            expected.put(turn, new Expected(System.nanoTime(), Arrays.hashCode(terminalValue), sentinelPartition));
-        }
-
-        private void loop() {
-            while (!stop) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-                    long now = System.nanoTime();
-                    if (kind == Scenario.Kind.PASS_THROUGH) {
-                        String turn = new String(r.key(), StandardCharsets.UTF_8);
-                        Expected e = expected.get(turn);
-                        if (e != null && e.hash() == Arrays.hashCode(r.value()) && seenClassified.add(turn)) {
-                            hit(e, now, classification);
-                        }
-                    } else if (r.topic().equals(classifications) || r.topic().equals(unclassified)) {
-                        GenericRecord g = r.topic().equals(classifications)
-                                ? classificationSerde.deserialize(r.topic(), r.value())
-                                : unclassifiedSerde.deserialize(r.topic(), r.value());
-                        String turn = g.get("session_id") + "/" + g.get("prompt_generation");
-                        Expected e = expected.get(turn);
-                        if (e != null && seenClassified.add(turn)) {
-                            hit(e, now, classification);
-                        }
-                    } else if (r.topic().equals(recoveryState) && r.value() != null) {
-                        RecoveryState s = recoverySerde.deserialize(r.topic(), r.value());
-                        String turn = s.getSessionId() + "/" + s.getGeneration();
-                        Expected e = expected.get(turn);
-                        if (e != null && "scheduled".equals(s.getStatus()) && e.sentinelPartition() < 0 && seenScheduled.add(turn)) {
-                            synchronized (scheduled) {
-                                scheduled.add((now - e.sentNanos()) / 1e6);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        private void hit(Expected e, long now, List<Double> into) {
-            if (e.sentinelPartition() >= 0) {
-                if (sentinels.add(e.sentinelPartition())) {
-                    endNanos = now;
-                }
-            } else {
-                synchronized (into) {
-                    into.add((now - e.sentNanos()) / 1e6);
-                }
-            }
-        }
-
-        boolean awaitSentinels(int partitions, Duration timeout) throws InterruptedException {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (sentinels.size() < partitions && System.nanoTime() < deadline) {
-                Thread.sleep(5); // the observer thread records the instant itself
-            }
-            return sentinels.size() >= partitions;
-        }
-
-        void resetSentinels() {
-            sentinels.clear();
-        }
-
-        void markEnd() {
-            endNanos = System.nanoTime();
-        }
-
-        long endNanos() {
-            return endNanos;
-        }
-
-        Latencies classificationLatencies() {
-            synchronized (classification) {
-                return new Latencies(classification.stream().mapToDouble(Double::doubleValue).toArray());
-            }
-        }
-
-        Latencies scheduledLatencies() {
-            synchronized (scheduled) {
-                return new Latencies(scheduled.stream().mapToDouble(Double::doubleValue).toArray());
-            }
-        }
-
-        @Override
-        public void close() {
-            stop = true;
-            if (thread != null) {
-                try {
-                    thread.join(5_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            consumer.close();
-        }
     }
 
     /** Medians per scenario, in first-run order. */

@@ -11,16 +11,16 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Formats {@link RunResult}s as the Markdown tables of {@code BENCHMARKS.md}: medians per
- * scenario (issue 8 item 6), the full/pass-through ratio per guarantee, the paced latency, state
+ * scenario, the full/pass-through ratio per guarantee, the paced latency, state
  * and memory, and the issue's targets marked met or missed.
  */
 public final class BenchReport {
 
-    /** Issue 8: full ≥ 0.7 × pass-through frames/s at exactly_once_v2. */
+    /** Target: full ≥ 0.7 × pass-through frames/s at exactly_once_v2. */
     public static final double RATIO_TARGET = 0.7;
-    /** Issue 8: p99 terminal frame → Classification readable, at half the maximum rate. */
+    /** Target: p99 terminal frame → Classification readable, at half the maximum rate. */
     public static final double P99_TARGET_MS = 300;
-    /** Issue 8: state per idle session. */
+    /** Target: state per idle session. */
     public static final double IDLE_SESSION_TARGET_BYTES = 2048;
 
     private BenchReport() {

@@ -1,7 +1,7 @@
 package io.recourse.bench;
 
 /**
- * What the abandoned-turn phase of {@code recourse bench} observed (issue 8 item 4: "confirm
+ * What the abandoned-turn phase of {@code recourse bench} observed ("confirm
  * evidence of abandoned turns is purged and counted"; DESIGN §4 idle bound and retention).
  *
  * @param sessions               sessions that each opened one turn and never sent another frame

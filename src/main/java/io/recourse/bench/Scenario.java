@@ -1,10 +1,10 @@
 package io.recourse.bench;
 
 /**
- * One benchmark configuration (issue 8 item 2).
+ * One benchmark configuration.
  *
  * @param topology       {@link Kind#PASS_THROUGH} (the physical limit: frames copied to an output
- *                       topic) or {@link Kind#FULL} ({@code RecourseTopology.build(config)})
+ *                       topic) or {@link Kind#FULL} ({@code RecourseTopology.build(config, options)})
  * @param guarantee      {@code at_least_once} or {@code exactly_once_v2}
  * @param threads        {@code num.stream.threads} per instance
  * @param instances      Kafka Streams instances (in this JVM, separate state directories)

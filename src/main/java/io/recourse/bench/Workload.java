@@ -16,7 +16,7 @@ import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 
 /**
- * The benchmark's frame workload (issue 8): a deterministic, seeded, streaming mix of DESIGN §3
+ * The benchmark's frame workload: a deterministic, seeded, streaming mix of DESIGN §3
  * frame envelopes built from the corpus shapes copied into {@code src/main/resources/bench/}
  * ({@code templates.jsonl}: setup traffic, completed, cancelled and failing turns covering the
  * taxonomy; {@code filler.jsonl}: {@code session/update} payloads used to stretch turns).
@@ -67,7 +67,7 @@ public final class Workload implements Iterator<Workload.Record> {
                           double duplicateFraction, double dynamicFraction, boolean openTurns, Instant base,
                           String sessionPrefix) {
 
-        /** Issue 8's mix: 5 % failing turns, 1 % malformed, 2 % out of order, 0.5 % duplicates, 20 % dynamic. */
+        /** The benchmark mix: 5 % failing turns, 1 % malformed, 2 % out of order, 0.5 % duplicates, 20 % dynamic. */
         public static Options defaults(long seed, int sessions) {
             return new Options(seed, sessions, Math.min(sessions, 100_000), 2, 10, 60, 0.05, 0.01, 0.02, 0.005, 0.2,
                     false, Instant.parse("2026-06-01T12:00:00Z"), "bench");
@@ -228,7 +228,7 @@ public final class Workload implements Iterator<Workload.Record> {
     }
 
     /**
-     * An abandoned turn (issue 8 item 4): the sentinel's shape without its terminal frame — the
+     * An abandoned turn: the sentinel's shape without its terminal frame — the
      * prompt is sent, the provider answers HTTP 500 (a kept signal), and the gateway goes silent.
      * Only the evidence stage's idle bound can close it.
      */

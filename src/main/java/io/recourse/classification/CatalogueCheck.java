@@ -1,6 +1,8 @@
 package io.recourse.classification;
 
 import io.recourse.evidence.Evidence;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The core of {@code recourse catalogue check [--rules FILE] [--fixtures FILE]} (issue 4 item 8):
+ * The core of {@code recourse catalogue check [--rules FILE] [--fixtures FILE]}:
  * validates a rule file and runs fixtures through it, reporting per-rule hit counts and every
  * mismatch (a wrong code, or a wrong rule where the fixture names one). Turning fixture lines into {@link Evidence} is the caller's job (the evidence
  * assembler), so this stays free of frame parsing.

@@ -1,14 +1,17 @@
 package io.recourse.classification;
 
-import io.recourse.classification.Catalogue.Marker;
 import io.recourse.classification.Catalogue.Fallback;
+import io.recourse.classification.Catalogue.Marker;
 import io.recourse.classification.Explanation.Trial;
 import io.recourse.classification.Rule.Condition;
 import io.recourse.classification.hints.HintValidator;
 import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
-import io.recourse.evidence.TurnClassifier;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.recourse.classification;
 
+import io.recourse.taxonomy.Classification;
 import java.util.List;
 import java.util.Optional;
 

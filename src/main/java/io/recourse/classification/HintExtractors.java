@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
  * the {@code io.recourse.classification.hints} parsers: this class only decides which signal
  * fields each named extractor reads and which of several header resets applies.
  */
-final class HintExtractors {
+public final class HintExtractors {
 
     private static final Map<String, BiFunction<Signal, Integer, List<Instant>>> EXTRACTORS = Map.ofEntries(
             Map.entry("retry_after_header", (s, n) -> header(s, "retry-after", v -> RetryAfterHeader.parse(v, s.occurredAt()))),

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A fixed set of ASCII literals found in a text in one pass (issue 8): which literals occur, and
+ * A fixed set of ASCII literals found in a text in one pass: which literals occur, and
  * where each first starts. Built once per {@link Catalogue} from its regexes' required literals
  * ({@link RuleIndex}).
  *
@@ -19,7 +19,7 @@ import java.util.Map;
  * compared. The filter stays in the processor's first-level cache whatever else the classifier
  * touches, unlike an automaton's transition table.
  */
-final class LiteralSet {
+public final class LiteralSet {
 
     /** Shortest literal: a literal is looked up by its first three characters. */
     static final int MIN_LENGTH = 3;

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * A catalogue regex's {@code find()}, computed faster (issue 8: the catalogue's case-insensitive
+ * A catalogue regex's {@code find()}, computed faster (the catalogue's case-insensitive
  * alternations of dozens of branches were tried at every position of every field of every
  * signal for every rule, and dominated classification time).
  *

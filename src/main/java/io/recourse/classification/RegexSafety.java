@@ -18,7 +18,7 @@ package io.recourse.classification;
  * </ul>
  * With every field capped at 4 KiB this bounds the work per match linearly in the input.
  */
-final class RegexSafety {
+public final class RegexSafety {
 
     static final int MAX_LENGTH = 2000;
     static final int MAX_REPEAT = 256;

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The literals every match of a catalogue regex contains (issue 8), as a conjunction of clauses:
+ * The literals every match of a catalogue regex contains, as a conjunction of clauses:
  * each clause is a set of ASCII literals of which at least one occurs in every match. A text
  * lacking all literals of some clause cannot match, so {@link RuleIndex} does not run the regex
  * on it.
@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * to compare with the text's ASCII-folded form. A pattern using a construct this reader does not
  * model (inline flags, back references, quoting, nested classes, other flags) gives no clauses.
  */
-final class RequiredLiterals {
+public final class RequiredLiterals {
 
     /** Shortest literal kept in a clause. */
     static final int MIN_LITERAL = 3;

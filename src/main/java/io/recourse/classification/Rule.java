@@ -2,6 +2,9 @@ package io.recourse.classification;
 
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Scope;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;

@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The catalogue compiled once, at load, for {@link Classifier#classify} (issue 8: a target of
+ * The catalogue compiled once, at load, for {@link Classifier#classify} (a target of
  * 500,000 signals per second on one core). It decides exactly what the rules decide —
  * {@code ClassifierFastPathProperties} checks it against the sequential evaluation — but reads
  * each field of a turn's signals once:
@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  *
  * Nothing is remembered across turns: per turn, a {@link Turn} holds the fields read so far.
  */
-final class RuleIndex {
+public final class RuleIndex {
 
     private final LiteralSet literals;
     /** Literal id → the alternatives it gates. */

@@ -5,7 +5,7 @@ import io.recourse.bench.BenchReport;
 import io.recourse.bench.PurgeResult;
 import io.recourse.bench.RunResult;
 import io.recourse.bench.Scenario;
-import io.recourse.runtime.RecourseConfig;
+import io.recourse.config.RecourseConfig;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code recourse bench}: Recourse's throughput, latency and state side by side with a
- * pass-through copy of the same frames (issue 8; method in {@code BENCHMARKS.md}). Uses the
+ * pass-through copy of the same frames (method in {@code BENCHMARKS.md}). Uses the
  * embedded broker unless {@code --bootstrap-servers} or {@code bootstrap.servers} in
  * {@code --config} names a cluster; deletes every topic and directory it created.
  */

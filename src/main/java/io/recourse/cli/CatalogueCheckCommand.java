@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recourse.classification.Catalogue;
 import io.recourse.classification.CatalogueCheck;
 import io.recourse.classification.Classifier;
+import io.recourse.classification.OfflineAssembler;
 import io.recourse.evidence.ClosedTurn;
-import io.recourse.evidence.OfflineAssembler;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameRejectedException;
 import java.io.BufferedReader;
@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code recourse catalogue check [--rules FILE] [--fixtures FILE]…} (issue 4 item 8): validates a
+ * {@code recourse catalogue check [--rules FILE] [--fixtures FILE]…}: validates a
  * rule file (load errors name the rule) and runs signature fixtures through it — each fixture line
  * as one whole turn through the real frame parser, evidence assembler and classifier
  * ({@link SignatureFixture}) — printing per-rule hit counts (priority order, fallbacks last) and

@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code recourse catalogue}: tooling for the failure catalogue (DESIGN §5.2, issue 4 item 8):
+ * {@code recourse catalogue}: tooling for the failure catalogue (DESIGN §5.2):
  * {@code check} validates a rule file and runs fixtures through it, {@code explain} shows for each
  * closed turn which rules were tried and why the winner won, {@code score} measures a rule file on turns
  * whose answer is known (corpus sequences, observed cases).

@@ -1,13 +1,13 @@
 package io.recourse.cli;
 
 import io.recourse.classification.Catalogue;
-import io.recourse.classification.Classification;
 import io.recourse.classification.Classifier;
 import io.recourse.classification.Explanation;
 import io.recourse.evidence.ClosedTurn;
 import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.taxonomy.Classification;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code recourse catalogue explain FILE|-} (issue 4 item 8): reads frames like {@code classify}
+ * {@code recourse catalogue explain FILE|-}: reads frames like {@code classify}
  * and prints, for each closed turn (sessions in order of first appearance, each turn replayed in seq order), its outcome, its (sanitized, DESIGN §9)
  * evidence signals by {@code seq}, every rule tried in priority order — matched or not, on which
  * signal {@code seq}s, or which condition failed — and the verdict saying why the winner won.

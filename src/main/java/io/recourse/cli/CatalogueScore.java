@@ -1,9 +1,9 @@
 package io.recourse.cli;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
-import io.recourse.classification.ErrorClass;
 import io.recourse.evidence.Outcome;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.ErrorClass;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * </ul>
  * An accuracy over zero items is {@code NaN} (shown as {@code n/a}).
  */
-final class CatalogueScore {
+public final class CatalogueScore {
 
     /**
      * Codes the owners treat alike (DESIGN §§5.1, 6, 7), so that a code confused inside one group

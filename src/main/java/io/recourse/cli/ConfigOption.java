@@ -1,6 +1,6 @@
 package io.recourse.cli;
 
-import io.recourse.runtime.RecourseConfig;
+import io.recourse.config.RecourseConfig;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -18,7 +18,7 @@ public final class ConfigOption {
     /**
      * The configuration from the file (when given) and the process environment.
      *
-     * @throws io.recourse.runtime.ConfigurationException naming the offending key and value
+     * @throws io.recourse.config.ConfigurationException naming the offending key and value
      */
     public RecourseConfig load() {
         return RecourseConfig.load(file, System.getenv());

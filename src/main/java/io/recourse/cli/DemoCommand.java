@@ -2,16 +2,19 @@ package io.recourse.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recourse.avro.SessionEvent;
-import io.recourse.classification.Classification;
+import io.recourse.config.RecourseConfig;
+import io.recourse.demo.DemoSamples;
+import io.recourse.demo.InteractiveDemo;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.evidence.streams.AvroMapping;
+import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.interactive.streams.InteractiveTopology;
+import io.recourse.kit.AvroSerde;
 import io.recourse.runtime.EmbeddedKafkaBroker;
-import io.recourse.runtime.RecourseConfig;
 import io.recourse.runtime.RecourseRunner;
 import io.recourse.runtime.ScaledTime;
-import io.recourse.streams.AvroMapping;
-import io.recourse.streams.AvroSerde;
-import io.recourse.streams.InteractiveTopology;
-import io.recourse.streams.RecourseTopology;
+import io.recourse.taxonomy.Classification;
+import io.recourse.topology.RecourseTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -41,9 +44,9 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code recourse demo}: starts the embedded broker and the Recourse topology on the injected clock
@@ -114,7 +117,8 @@ public final class DemoCommand implements Callable<Integer> {
                 RecourseConfig.TOPICS_CREATE, "true", // the broker is the demo's own, started below
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
-        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c, time::scaled);
+        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c,
+                RecourseTopology.Options.with(RecourseMeters.global()).withRecordClock(time::scaled));
         Map<String, TurnOutcome> outcomes;
         int differingScenarios = 0;
         // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's

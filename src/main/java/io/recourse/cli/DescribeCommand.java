@@ -1,6 +1,7 @@
 package io.recourse.cli;
 
-import io.recourse.streams.RecourseTopology;
+import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.topology.RecourseTopology;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +21,7 @@ public final class DescribeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getOut().print(RecourseTopology.build(config.load()).describe());
+        spec.commandLine().getOut().print(RecourseTopology.build(config.load(), RecourseTopology.Options.with(RecourseMeters.global())).describe());
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -26,7 +26,7 @@ import java.nio.charset.StandardCharsets;
  * (1-based, 0 for a plain line), the DLQ reason and the parser's message — never the line's
  * content, which may hold secrets.
  */
-final class FrameLines {
+public final class FrameLines {
 
     /** Lenient only in what the parser is lenient about: duplicate keys make a line invalid here too. */
     private static final ObjectMapper JSON = new ObjectMapper()

@@ -1,6 +1,6 @@
 package io.recourse.cli;
 
-import io.recourse.evidence.TurnClassifier;
+import io.recourse.classification.TurnClassifier;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,9 +1,9 @@
 package io.recourse.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.recourse.WireName;
-import io.recourse.classification.Code;
-import io.recourse.classification.ErrorClass;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.ErrorClass;
+import io.recourse.taxonomy.WireName;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

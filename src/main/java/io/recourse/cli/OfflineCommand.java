@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  * command's output and error writers, and exit code 1 after {@link RulesOption#loadOrReport}
  * has printed why the rules could not be loaded.
  */
-abstract class OfflineCommand implements Callable<Integer> {
+public abstract class OfflineCommand implements Callable<Integer> {
 
     @Mixin
     RulesOption rules;

@@ -1,9 +1,9 @@
 package io.recourse.cli;
 
+import io.recourse.classification.OfflineAssembler;
+import io.recourse.classification.TurnClassifier;
 import io.recourse.evidence.ClosedTurn;
-import io.recourse.evidence.OfflineAssembler;
 import io.recourse.evidence.SessionEvent;
-import io.recourse.evidence.TurnClassifier;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.evidence.TurnState;
 import io.recourse.ingress.Frame;
@@ -27,7 +27,7 @@ import java.util.Map;
  * {@code err} as it is met; at the end a summary line and the turns still open (they get no
  * outcome: inactivity is never evidence).
  */
-final class OfflineRun {
+public final class OfflineRun {
 
     /** Called for each turn as it closes, in closing order. */
     interface TurnSink {

@@ -1,6 +1,7 @@
 package io.recourse.cli;
 
-import io.recourse.runtime.ConfigurationException;
+import io.recourse.config.ConfigurationException;
+import io.recourse.demo.RoutingDemo;
 import java.io.InputStream;
 import java.util.Properties;
 import picocli.CommandLine;

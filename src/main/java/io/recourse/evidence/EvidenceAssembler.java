@@ -8,7 +8,6 @@ import io.recourse.evidence.TurnState.SignalRef;
 import io.recourse.evidence.TurnState.Terminal;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameSource;
-import io.recourse.ingress.Phase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -135,14 +134,14 @@ public final class EvidenceAssembler {
             return new FrameStep(null, Optional.empty(), List.of(), events, false, false, false);
         }
         if (state != null && !state.open()) {
-            TurnState late = new Mutable(state).lateAfterClose(state.lateAfterClose() + 1).freeze();
+            TurnState late = new MutableTurnState(state).lateAfterClose(state.lateAfterClose() + 1).freeze();
             return new FrameStep(late, Optional.empty(), List.of(), List.of(), false, true, false);
         }
         if (state != null && seen(state, frame.seq())) {
             return new FrameStep(state, Optional.empty(), List.of(), List.of(), false, false, true);
         }
 
-        Mutable m = state == null ? Mutable.open(frame, appendedAt) : new Mutable(state);
+        MutableTurnState m = state == null ? MutableTurnState.open(frame, appendedAt) : new MutableTurnState(state);
         m.firstAppendAt = min(m.firstAppendAt, appendedAt);
         m.lastAppendAt = max(m.lastAppendAt, appendedAt);
         m.mergeIdentity(frame);
@@ -235,7 +234,7 @@ public final class EvidenceAssembler {
         if (state == null || !state.open()) {
             return Optional.empty();
         }
-        Mutable m = new Mutable(state);
+        MutableTurnState m = new MutableTurnState(state);
         m.closed = ClosedMarker.EXPIRED;
         m.closedAt = streamTime;
         return Optional.of(new Expired(m.freeze(), new TurnExpired(state.context(), state.lastAppendAt(), streamTime)));
@@ -365,7 +364,7 @@ public final class EvidenceAssembler {
 
     // ---------------------------------------------------------------- rules
 
-    private static boolean closes(Mutable m, Frame frame) {
+    private static boolean closes(MutableTurnState m, Frame frame) {
         JsonNode p = frame.payload();
         return switch (frame.source()) {
             case ACP_RESPONSE -> {
@@ -385,7 +384,7 @@ public final class EvidenceAssembler {
     }
 
     /** An error answers the prompt request when its id is the request's, or the request's id is not known. */
-    private static boolean answersPrompt(Mutable m, JsonNode p) {
+    private static boolean answersPrompt(MutableTurnState m, JsonNode p) {
         if (m.promptRequestId == null) {
             return true;
         }
@@ -422,7 +421,7 @@ public final class EvidenceAssembler {
         return out;
     }
 
-    private void recordEffect(Mutable m, Frame frame) {
+    private void recordEffect(MutableTurnState m, Frame frame) {
         JsonNode update = SignalExtractor.update(frame.payload());
         if (update == null) {
             return;
@@ -482,7 +481,7 @@ public final class EvidenceAssembler {
     }
 
     /** Progress: tool activity or thought output, or a second message chunk (one chunk alone may be failure text). */
-    private static boolean progress(Mutable m) {
+    private static boolean progress(MutableTurnState m) {
         if (m.minToolSeq != TurnState.NONE || m.minThoughtSeq != TurnState.NONE) {
             return true;
         }
@@ -552,118 +551,7 @@ public final class EvidenceAssembler {
         return a == null || b.isAfter(a) ? b : a;
     }
 
-    private static <T> T first(T a, T b) {
+    static <T> T first(T a, T b) {
         return a != null ? a : b;
-    }
-
-    /** Working copy of a {@link TurnState} while one frame is applied. */
-    private static final class Mutable {
-        TurnContext context;
-        Long originSeq;
-        Instant firstAppendAt;
-        Instant lastAppendAt;
-        boolean started;
-        boolean progressed;
-        Long promptRequestSeq;
-        String promptRequestId;
-        long minMessageSeq;
-        long minThoughtSeq;
-        long minToolSeq;
-        List<EffectMark> effects;
-        int effectsEvicted;
-        long markerSeq;
-        List<SignalRef> kept;
-        int signalsSeen;
-        Terminal terminal;
-        ClosedMarker closed;
-        Instant closedAt;
-        int lateAfterClose;
-
-        Mutable(TurnState s) {
-            context = s.context();
-            originSeq = s.originSeq();
-            firstAppendAt = s.firstAppendAt();
-            lastAppendAt = s.lastAppendAt();
-            started = s.started();
-            progressed = s.progressed();
-            promptRequestSeq = s.promptRequestSeq();
-            promptRequestId = s.promptRequestId();
-            minMessageSeq = s.minMessageSeq();
-            minThoughtSeq = s.minThoughtSeq();
-            minToolSeq = s.minToolSeq();
-            effects = s.effects();
-            effectsEvicted = s.effectsEvicted();
-            markerSeq = s.markerSeq();
-            kept = s.kept();
-            signalsSeen = s.signalsSeen();
-            terminal = s.terminal();
-            closed = s.closed();
-            closedAt = s.closedAt();
-            lateAfterClose = s.lateAfterClose();
-        }
-
-        static Mutable open(Frame f, Instant appendedAt) {
-            TurnContext c = contextOf(f);
-            // Origin fields belong to the turn's prompt_dispatched / session/prompt frame only.
-            c = new TurnContext(c.sessionId(), c.promptGeneration(), null, null, null, c.profileKind(), c.agentType(),
-                    c.agentProfileId(), c.executionProfileId(), c.providerId(), c.modelId(), c.runId(), c.workspaceId(),
-                    c.taskId(), c.resumeGuarantee());
-            return new Mutable(new TurnState(c, null, appendedAt, appendedAt, false, false, null, null,
-                    TurnState.NONE, TurnState.NONE, TurnState.NONE, List.of(), 0, TurnState.NONE, List.of(), 0,
-                    null, null, null, 0));
-        }
-
-        Mutable lateAfterClose(int n) {
-            lateAfterClose = n;
-            return this;
-        }
-
-        /**
-         * Fills identity fields still unknown from the frame (the first value wins). Keeps the
-         * context object when the frame adds nothing, and sanitizes a provider/model id only when
-         * it is taken (issue 8: both were done on every frame).
-         */
-        void mergeIdentity(Frame f) {
-            TurnContext c = context;
-            if (!adds(c.profileKind(), f.profileKind()) && !adds(c.agentType(), f.agentType())
-                    && !adds(c.agentProfileId(), f.agentProfileId()) && !adds(c.executionProfileId(), f.executionProfileId())
-                    && !adds(c.providerId(), f.providerId()) && !adds(c.modelId(), f.modelId())
-                    && !adds(c.runId(), f.runId()) && !adds(c.workspaceId(), f.workspaceId()) && !adds(c.taskId(), f.taskId())
-                    && (c.resumeGuarantee() || !f.resumeGuarantee())) {
-                return;
-            }
-            context = new TurnContext(c.sessionId(), c.promptGeneration(), c.promptOrigin(), c.retryOfGeneration(),
-                    c.commandId(), first(c.profileKind(), f.profileKind()), c.agentType() != null ? c.agentType() : label(f.agentType()),
-                    first(c.agentProfileId(), f.agentProfileId()), first(c.executionProfileId(), f.executionProfileId()),
-                    c.providerId() != null ? c.providerId() : label(f.providerId()),
-                    c.modelId() != null ? c.modelId() : label(f.modelId()),
-                    first(c.runId(), f.runId()),
-                    first(c.workspaceId(), f.workspaceId()), first(c.taskId(), f.taskId()),
-                    c.resumeGuarantee() || f.resumeGuarantee());
-        }
-
-        /** Whether {@link #first} would take {@code offered} over {@code known}. */
-        private static boolean adds(Object known, Object offered) {
-            return known == null && offered != null;
-        }
-
-        /** Origin fields from the lowest-seq prompt frame that carries any of them. */
-        void mergeOrigin(Frame f) {
-            boolean carries = f.promptOrigin() != null || f.commandId() != null || f.retryOfGeneration() != null;
-            if (!carries || (originSeq != null && originSeq < f.seq())) {
-                return;
-            }
-            TurnContext c = context;
-            originSeq = f.seq();
-            context = new TurnContext(c.sessionId(), c.promptGeneration(), f.promptOrigin(), f.retryOfGeneration(),
-                    f.commandId(), c.profileKind(), c.agentType(), c.agentProfileId(), c.executionProfileId(),
-                    c.providerId(), c.modelId(), c.runId(), c.workspaceId(), c.taskId(), c.resumeGuarantee());
-        }
-
-        TurnState freeze() {
-            return new TurnState(context, originSeq, firstAppendAt, lastAppendAt, started, progressed, promptRequestSeq,
-                    promptRequestId, minMessageSeq, minThoughtSeq, minToolSeq, effects, effectsEvicted, markerSeq, kept,
-                    signalsSeen, terminal, closed, closedAt, lateAfterClose);
-        }
     }
 }

@@ -1,7 +1,7 @@
 package io.recourse.evidence;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** How a turn closed (DESIGN §4, {@code TurnOutcome.outcome}). */
 public enum Outcome implements WireName {

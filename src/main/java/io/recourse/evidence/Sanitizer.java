@@ -154,7 +154,7 @@ public final class Sanitizer {
     /**
      * One redaction: its pattern, a cheap necessary condition for a match ({@code mayMatch}: a
      * literal or character every match contains; false only when the pattern cannot match, so
-     * skipping the regex never changes the result — issue 8: most evidence text holds no secret,
+     * skipping the regex never changes the result — most evidence text holds no secret,
      * and the regex scans dominated evidence assembly), and the replacement.
      */
     private record Rule(Pattern pattern, Predicate<Text> mayMatch, Function<MatchResult, String> replacement) {
@@ -204,7 +204,7 @@ public final class Sanitizer {
 
     /**
      * The text a rule's prefilter looks at, with its lower-case form computed at most once and
-     * shared by the rules until one changes the text (issue 8: each case-insensitive prefilter
+     * shared by the rules until one changes the text (each case-insensitive prefilter
      * lower-cased the whole text again).
      */
     private static final class Text {

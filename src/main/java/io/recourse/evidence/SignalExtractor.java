@@ -2,7 +2,6 @@ package io.recourse.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.ingress.Frame;
-import io.recourse.ingress.FrameSource;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Locale;
@@ -205,11 +204,6 @@ public final class SignalExtractor {
                 com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         collect(meta, "", 0, found);
         return found.isEmpty() ? null : found;
-    }
-
-    /** True when the {@code _meta} carries the Codex failure marker or a reported error (see {@link #failureMetadata}). */
-    static boolean isFailureMarker(JsonNode meta) {
-        return failureMetadata(meta) != null;
     }
 
     private static void collect(JsonNode node, String path, int depth, com.fasterxml.jackson.databind.node.ObjectNode found) {

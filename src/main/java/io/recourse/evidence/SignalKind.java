@@ -1,7 +1,7 @@
 package io.recourse.evidence;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * The failure positions a signal can come from (DESIGN §5.2: "match only failure positions").

@@ -1,6 +1,6 @@
 package io.recourse.evidence;
 
-import io.recourse.classification.Classification;
+import io.recourse.taxonomy.Classification;
 import java.time.Instant;
 
 /**

@@ -80,7 +80,7 @@ public record TurnState(
      * What a closed turn keeps in the turn store until it is purged (DESIGN §4, the closed
      * marker): this state without the effect marks and kept-signal references, which only
      * assembling the turn's evidence reads — a later frame of the turn only counts as
-     * {@code late_after_close}. Issue 8: they were most of the state of an idle session.
+     * {@code late_after_close}. They were most of the state of an idle session.
      *
      * @throws IllegalStateException when the turn is still open
      */

@@ -1,7 +1,7 @@
 package io.recourse.ingress;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * Why an ingress frame was rejected (DESIGN §3). The wire name becomes the DLQ header

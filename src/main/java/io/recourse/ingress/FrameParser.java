@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -25,7 +25,7 @@ import java.util.Set;
  * {@code session_id} (which may itself contain {@code /}), the right part must be the decimal
  * form of {@code prompt_generation}.
  *
- * <p>How (issue 8): one pass of Jackson's streaming parser over the envelope's top-level fields;
+ * <p>How: one pass of Jackson's streaming parser over the envelope's top-level fields;
  * only {@code payload}, {@code turn_config} and values that are not of their field's type become
  * trees. Top-level duplicate keys are found with a bit set of the known fields (and a set of the
  * unknown names, if any); nested ones by the tree reader

@@ -21,7 +21,7 @@ public final class FrameRejectedException extends Exception {
 
     /**
      * Without a stack trace when {@code stackTrace} is false: the parser's rejections are
-     * expected input errors (issue 8: about 1 % of the records), the reason and message say all.
+     * expected input errors (about 1 % of the records), the reason and message say all.
      */
     FrameRejectedException(DlqReason reason, String message, boolean stackTrace) {
         super(message, null, false, stackTrace);

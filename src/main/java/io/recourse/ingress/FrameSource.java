@@ -1,7 +1,7 @@
 package io.recourse.ingress;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** Where a frame was observed (DESIGN §3, envelope field {@code source}). */
 public enum FrameSource implements WireName {

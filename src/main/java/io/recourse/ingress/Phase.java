@@ -1,7 +1,7 @@
 package io.recourse.ingress;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * The dispatch phase a frame was observed in (DESIGN §3, envelope field {@code phase}).

@@ -1,7 +1,7 @@
 package io.recourse.ingress;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * The agent profile kind that selects the policy owner (DESIGN §1): {@code concrete} → the

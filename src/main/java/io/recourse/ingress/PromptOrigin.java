@@ -1,7 +1,7 @@
 package io.recourse.ingress;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** Why a generation was dispatched (DESIGN §3, envelope field {@code prompt_origin}). */
 public enum PromptOrigin implements WireName {

@@ -2,7 +2,7 @@ package io.recourse.interactive;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** The actions of a {@link SessionControl} on {@code recourse.session-controls} (DESIGN §6.4). */
 public enum ControlAction implements WireName {

@@ -2,7 +2,7 @@ package io.recourse.interactive;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * What the interactive owner does about a failed turn (DESIGN §6.5, RecoveryState

@@ -1,9 +1,9 @@
 package io.recourse.interactive;
 
-import io.recourse.classification.Classification;
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

@@ -5,10 +5,10 @@ import java.util.Objects;
 
 /**
  * Everything the interactive owner reacts to for one session (DESIGN §6): the session-keyed
- * {@link SessionEvent}s of the evidence stage, {@link SessionControl}s, {@link KanbanDispatchAck}s
+ * {@link SessionEvent}s of the evidence stage, {@link SessionControl}s, {@link InteractiveDispatchAck}s
  * and its own due timers ({@link TimerFired}).
  */
-public sealed interface InteractiveInput permits InteractiveInput.Event, SessionControl, KanbanDispatchAck, TimerFired {
+public sealed interface InteractiveInput permits InteractiveInput.Event, SessionControl, InteractiveDispatchAck, TimerFired {
 
     /** The session the input is about (the owner's key). */
     String sessionId();

@@ -1,8 +1,5 @@
 package io.recourse.interactive;
 
-import io.recourse.DispatchAckReason;
-import io.recourse.classification.Classification;
-import io.recourse.classification.Code;
 import io.recourse.evidence.SessionEvent;
 import io.recourse.evidence.SessionStopped;
 import io.recourse.evidence.TurnContext;
@@ -13,6 +10,10 @@ import io.recourse.evidence.TurnStarted;
 import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
 import io.recourse.interactive.SessionState.Chain;
+import io.recourse.taxonomy.AckStatus;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.DispatchAckReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -23,9 +24,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * The interactive (Kanban) recovery owner's brain (DESIGN §6): a pure function
- * {@code (session state, input, now) → Decision} with the configuration and the jitter source
+ * {@code (session state, input, now) → RecoveryDecision} with the configuration and the jitter source
  * fixed at construction. No Kafka types, no I/O, no clock: the processor loads the state, calls
- * {@link #apply}, writes what the {@link Decision} says in one transaction, and keeps the time
+ * {@link #apply}, writes what the {@link RecoveryDecision} says in one transaction, and keeps the time
  * index.
  *
  * <h2>Rules</h2>
@@ -99,10 +100,10 @@ public final class InteractiveRecoveryPolicy {
      * @param state the session's stored state, or {@code null} when the store has none
      * @param input an event, control, ack or due timer of that session
      * @param now   processing time (the injected wall clock, UTC); truncated to milliseconds
-     * @return what to write; {@link Decision#unchanged} for stale and irrelevant inputs
+     * @return what to write; {@link RecoveryDecision#unchanged} for stale and irrelevant inputs
      * @throws IllegalArgumentException when {@code state} belongs to another session than {@code input}
      */
-    public Decision apply(SessionState state, InteractiveInput input, Instant now) {
+    public RecoveryDecision apply(SessionState state, InteractiveInput input, Instant now) {
         Objects.requireNonNull(input, "input");
         Instant t = Objects.requireNonNull(now, "now").truncatedTo(ChronoUnit.MILLIS);
         if (state != null && !state.sessionId().equals(input.sessionId())) {
@@ -113,7 +114,7 @@ public final class InteractiveRecoveryPolicy {
             return onEvent(state, e.event(), t);
         } else if (input instanceof SessionControl c) {
             return onControl(state, c, t);
-        } else if (input instanceof KanbanDispatchAck a) {
+        } else if (input instanceof InteractiveDispatchAck a) {
             return onAck(state, a, t);
         } else if (input instanceof TimerFired f) {
             return onTimer(state, f, t);
@@ -122,16 +123,16 @@ public final class InteractiveRecoveryPolicy {
     }
 
     /** Same as {@code apply(state, InteractiveInput.of(event), now)}. */
-    public Decision apply(SessionState state, SessionEvent event, Instant now) {
+    public RecoveryDecision apply(SessionState state, SessionEvent event, Instant now) {
         return apply(state, InteractiveInput.of(event), now);
     }
 
     // ---------------------------------------------------------------- session events
 
-    private Decision onEvent(SessionState state, SessionEvent event, Instant now) {
+    private RecoveryDecision onEvent(SessionState state, SessionEvent event, Instant now) {
         if (event instanceof SessionStopped) {
             if (state == null || !state.armed()) {
-                return Decision.unchanged(state);
+                return RecoveryDecision.unchanged(state);
             }
             Draft d = new Draft(state, now);
             d.lastEventAt = now;
@@ -140,7 +141,7 @@ public final class InteractiveRecoveryPolicy {
         }
         int g = event.promptGeneration();
         if (state != null && g < state.highestGeneration()) {
-            return Decision.unchanged(state); // stale generation: compare numbers, never arrival order
+            return RecoveryDecision.unchanged(state); // stale generation: compare numbers, never arrival order
         }
         Draft d = new Draft(state == null ? SessionState.initial(event.sessionId(), now) : state, now);
         d.created = state == null;
@@ -254,34 +255,34 @@ public final class InteractiveRecoveryPolicy {
 
     // ---------------------------------------------------------------- controls
 
-    private Decision onControl(SessionState state, SessionControl control, Instant now) {
+    private RecoveryDecision onControl(SessionState state, SessionControl control, Instant now) {
         if (state == null) {
-            return Decision.unchanged(null);
+            return RecoveryDecision.unchanged(null);
         }
         Integer expected = control.expectedGeneration();
         if (expected != null && expected < state.highestGeneration()) {
-            return Decision.unchanged(state); // a control for an older generation
+            return RecoveryDecision.unchanged(state); // a control for an older generation
         }
         Draft d = new Draft(state, now);
         switch (control.action()) {
             case CANCEL_RETRY -> {
                 if (!d.status.armed()) {
-                    return Decision.unchanged(state);
+                    return RecoveryDecision.unchanged(state);
                 }
                 d.terminal(RecoveryStatus.CANCELLED, RecoveryReason.CANCEL_RETRY);
             }
             case RETRY_NOW -> {
                 if (d.status != RecoveryStatus.SCHEDULED) {
-                    return Decision.unchanged(state);
+                    return RecoveryDecision.unchanged(state);
                 }
-                d.cancel.add(new TimerEntry(TimerKind.RETRY, d.chain.retryAt(), d.sessionId));
+                d.cancel.add(new TimerEntry(InteractiveTimerKind.RETRY, d.chain.retryAt(), d.sessionId));
                 d.chain = withRetryAt(d.chain, now);
                 d.dispatch();
                 d.reason = RecoveryReason.RETRY_NOW;
             }
             case START_FRESH, MODEL_CHANGED, PROFILE_CHANGED -> {
                 if (!d.status.armed()) {
-                    return Decision.unchanged(state);
+                    return RecoveryDecision.unchanged(state);
                 }
                 d.disarm(switch (control.action()) {
                     case START_FRESH -> RecoveryReason.START_FRESH;
@@ -296,9 +297,9 @@ public final class InteractiveRecoveryPolicy {
 
     // ---------------------------------------------------------------- acks
 
-    private Decision onAck(SessionState state, KanbanDispatchAck ack, Instant now) {
+    private RecoveryDecision onAck(SessionState state, InteractiveDispatchAck ack, Instant now) {
         if (state == null || state.chain() == null || !ack.commandId().equals(state.chain().pendingCommandId())) {
-            return Decision.unchanged(state); // not the pending command: an old attempt's or another owner's
+            return RecoveryDecision.unchanged(state); // not the pending command: an old attempt's or another owner's
         }
         Draft d = new Draft(state, now);
         if (ack.status() == AckStatus.DISPATCHED) {
@@ -310,11 +311,11 @@ public final class InteractiveRecoveryPolicy {
             } else if (d.status == RecoveryStatus.MANUAL && d.reason == RecoveryReason.DISPATCH_UNCONFIRMED) {
                 d.reason = RecoveryReason.DISPATCHED_LATE;
             } else {
-                return Decision.unchanged(state);
+                return RecoveryDecision.unchanged(state);
             }
         } else {
             if (d.status != RecoveryStatus.DISPATCHING) {
-                return Decision.unchanged(state); // confirmed by its TurnStarted already, or no longer pending
+                return RecoveryDecision.unchanged(state); // confirmed by its TurnStarted already, or no longer pending
             }
             d.terminal(RecoveryStatus.MANUAL, ack.reason() == DispatchAckReason.SUPERSEDED
                     ? RecoveryReason.SUPERSEDED : RecoveryReason.DISPATCH_FAILED);
@@ -325,9 +326,9 @@ public final class InteractiveRecoveryPolicy {
 
     // ---------------------------------------------------------------- timers
 
-    private Decision onTimer(SessionState state, TimerFired fired, Instant now) {
+    private RecoveryDecision onTimer(SessionState state, TimerFired fired, Instant now) {
         if (state == null) {
-            return Decision.unchanged(null);
+            return RecoveryDecision.unchanged(null);
         }
         TimerEntry entry = fired.entry();
         Draft d = new Draft(state, now);
@@ -335,7 +336,7 @@ public final class InteractiveRecoveryPolicy {
             case RETRY -> {
                 if (d.status != RecoveryStatus.SCHEDULED || !d.chain.retryAt().equals(entry.dueAt())
                         || now.isBefore(entry.dueAt())) {
-                    return Decision.unchanged(state); // a stale or early timer
+                    return RecoveryDecision.unchanged(state); // a stale or early timer
                 }
                 if (state.highestGeneration() > d.chain.expectedGeneration()) {
                     d.status = RecoveryStatus.DISARMED; // a newer prompt was sent: never replay the old one
@@ -349,7 +350,7 @@ public final class InteractiveRecoveryPolicy {
             }
             case DISPATCH_TIMEOUT -> {
                 if (d.status != RecoveryStatus.DISPATCHING || !entry.dueAt().equals(d.chain.dispatchTimeoutAt())) {
-                    return Decision.unchanged(state);
+                    return RecoveryDecision.unchanged(state);
                 }
                 Instant from = d.chain.issuedAt();
                 if (fired.taskRunningSince() != null && fired.taskRunningSince().isAfter(from)) {
@@ -358,7 +359,7 @@ public final class InteractiveRecoveryPolicy {
                 Instant deadline = from.plus(config.dispatchTimeout()).truncatedTo(ChronoUnit.MILLIS);
                 if (now.isBefore(deadline)) {
                     d.chain = withDispatchTimeoutAt(d.chain, deadline);
-                    d.arm.add(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, deadline, d.sessionId));
+                    d.arm.add(new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, deadline, d.sessionId));
                 } else {
                     d.chain = withDispatchTimeoutAt(d.chain, null);
                     d.status = RecoveryStatus.MANUAL;
@@ -368,7 +369,7 @@ public final class InteractiveRecoveryPolicy {
             case OUTCOME_TIMEOUT -> {
                 if (d.status != RecoveryStatus.AWAITING_OUTCOME || !entry.dueAt().equals(outcomeDeadline(d.chain))
                         || now.isBefore(entry.dueAt())) {
-                    return Decision.unchanged(state); // answered, stale (another attempt's) or early
+                    return RecoveryDecision.unchanged(state); // answered, stale (another attempt's) or early
                 }
                 d.status = RecoveryStatus.MANUAL; // the fired entry is gone already: nothing to cancel
                 d.reason = RecoveryReason.OUTCOME_TIMEOUT;
@@ -376,11 +377,11 @@ public final class InteractiveRecoveryPolicy {
             case SESSION_EXPIRY -> {
                 Instant expiresAt = state.lastEventAt().plus(config.sessionTtl());
                 if (!state.armed() && !now.isBefore(expiresAt)) {
-                    return new Decision(null, true, true, List.of(), null, List.of(), List.of());
+                    return new RecoveryDecision(null, true, true, List.of(), null, List.of(), List.of());
                 }
                 Instant next = expiresAt.isAfter(now) ? expiresAt : now.plus(config.sessionTtl());
-                return new Decision(state, false, false, List.of(), null,
-                        List.of(new TimerEntry(TimerKind.SESSION_EXPIRY, next, state.sessionId())), List.of());
+                return new RecoveryDecision(state, false, false, List.of(), null,
+                        List.of(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, next, state.sessionId())), List.of());
             }
         }
         return d.finish();
@@ -521,7 +522,7 @@ public final class InteractiveRecoveryPolicy {
                     promptDigest, turnConfigDigest, agentProfileId, executionProfileId, model);
             status = RecoveryStatus.SCHEDULED;
             reason = null;
-            arm.add(new TimerEntry(TimerKind.RETRY, retryAt, sessionId));
+            arm.add(new TimerEntry(InteractiveTimerKind.RETRY, retryAt, sessionId));
         }
 
         /** scheduled → dispatching: the attempt's one and only RetryCommand. */
@@ -530,7 +531,7 @@ public final class InteractiveRecoveryPolicy {
             chain = withDispatch(chain, now, timeoutAt);
             status = RecoveryStatus.DISPATCHING;
             reason = null;
-            arm.add(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, timeoutAt, sessionId));
+            arm.add(new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, timeoutAt, sessionId));
             commands.add(new RetryCommand(chain.pendingCommandId(), sessionId, chain.expectedGeneration(),
                     chain.startGeneration(), chain.attempt(), config.maxAttempts(), code, ruleId,
                     chain.promptDigest(), chain.turnConfigDigest(), chain.agentProfileId(),
@@ -544,7 +545,7 @@ public final class InteractiveRecoveryPolicy {
                 status = RecoveryStatus.AWAITING_OUTCOME;
                 Instant deadline = outcomeDeadline(chain);
                 if (deadline != null) {
-                    arm.add(new TimerEntry(TimerKind.OUTCOME_TIMEOUT, deadline, sessionId));
+                    arm.add(new TimerEntry(InteractiveTimerKind.OUTCOME_TIMEOUT, deadline, sessionId));
                 }
             }
             if (chain.retryGeneration() == null && retryGeneration != null) {
@@ -577,21 +578,21 @@ public final class InteractiveRecoveryPolicy {
 
         private void cancelChainTimers() {
             if (status == RecoveryStatus.SCHEDULED) {
-                cancel.add(new TimerEntry(TimerKind.RETRY, chain.retryAt(), sessionId));
+                cancel.add(new TimerEntry(InteractiveTimerKind.RETRY, chain.retryAt(), sessionId));
             } else if (status == RecoveryStatus.DISPATCHING && chain.dispatchTimeoutAt() != null) {
-                cancel.add(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, chain.dispatchTimeoutAt(), sessionId));
+                cancel.add(new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, chain.dispatchTimeoutAt(), sessionId));
                 chain = withDispatchTimeoutAt(chain, null);
             } else if (status == RecoveryStatus.AWAITING_OUTCOME && outcomeDeadline(chain) != null) {
-                cancel.add(new TimerEntry(TimerKind.OUTCOME_TIMEOUT, outcomeDeadline(chain), sessionId));
+                cancel.add(new TimerEntry(InteractiveTimerKind.OUTCOME_TIMEOUT, outcomeDeadline(chain), sessionId));
             }
         }
 
-        Decision finish() {
+        RecoveryDecision finish() {
             SessionState after = new SessionState(sessionId, highest, lastOutcomeGeneration, lastEventAt, status,
                     reason, code, ruleId, providerId, modelId, startedGeneration, startedPromptDigest,
                     startedTurnConfigDigest, chain);
             if (created) {
-                arm.add(new TimerEntry(TimerKind.SESSION_EXPIRY, now.plus(config.sessionTtl()), sessionId));
+                arm.add(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, now.plus(config.sessionTtl()), sessionId));
             }
             RecoveryState old = view(created ? null : before, Instant.EPOCH);
             RecoveryState neu = view(after, Instant.EPOCH);
@@ -600,7 +601,7 @@ public final class InteractiveRecoveryPolicy {
                 publish = neu == null ? idle(after, now) : view(after, now);
             }
             boolean changed = created || !after.equals(before);
-            return new Decision(after, changed, false, commands, publish, arm, cancel);
+            return new RecoveryDecision(after, changed, false, commands, publish, arm, cancel);
         }
     }
 }

@@ -2,7 +2,7 @@ package io.recourse.interactive;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * Why the interactive owner is in its current status (RecoveryState {@code reason}, DESIGN §6).

@@ -1,7 +1,7 @@
 package io.recourse.interactive;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.ErrorClass;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.ErrorClass;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -2,7 +2,7 @@ package io.recourse.interactive;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * The interactive owner's status of a session (DESIGN §6.3, RecoveryState {@code status}).

@@ -1,6 +1,6 @@
 package io.recourse.interactive;
 
-import io.recourse.classification.Code;
+import io.recourse.taxonomy.Code;
 import java.time.Instant;
 import java.util.Objects;
 

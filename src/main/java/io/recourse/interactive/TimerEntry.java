@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * @param dueAt truncated to milliseconds on construction; must not be before the epoch
  */
-public record TimerEntry(TimerKind kind, Instant dueAt, String sessionId) implements Comparable<TimerEntry> {
+public record TimerEntry(InteractiveTimerKind kind, Instant dueAt, String sessionId) implements Comparable<TimerEntry> {
 
     /**
      * Instant, then kind, then the session id's UTF-8 bytes (unsigned): the order a time-index scan

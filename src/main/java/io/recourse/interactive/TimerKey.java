@@ -1,12 +1,12 @@
 package io.recourse.interactive;
 
-import io.recourse.time.TimeIndexKey;
+import io.recourse.kit.TimeIndexKey;
 import java.time.Instant;
 import java.util.Comparator;
 
 /**
  * The key of the interactive owner's time-indexed store (DESIGN §2 "Time-index store keys", §8):
- * an 8-byte big-endian epoch-millisecond instant, one {@link TimerKind#code() kind byte}, then the
+ * an 8-byte big-endian epoch-millisecond instant, one {@link InteractiveTimerKind#code() kind byte}, then the
  * session id in UTF-8 — never decimal text. Because instants are non-negative, the keys' unsigned
  * lexicographic byte order (the order of Kafka's {@code Bytes} and of RocksDB) is the order
  * instant, kind, session id; so a punctuator fires everything due with one range scan
@@ -36,7 +36,7 @@ public final class TimerKey {
      */
     public static TimerEntry decode(byte[] key) {
         TimeIndexKey decoded = TimeIndexKey.decode(key);
-        return new TimerEntry(TimerKind.ofCode(decoded.kind()), decoded.due(), decoded.id());
+        return new TimerEntry(InteractiveTimerKind.ofCode(decoded.kind()), decoded.due(), decoded.id());
     }
 
     /** The lowest possible key (inclusive lower bound of a scan): eight zero bytes. */

@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** How a route attempt ended, or why a candidate was passed over (DESIGN §7.4 RouteAttempt {@code outcome}). */
 public enum AttemptOutcome implements WireName {

@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** Whether a failure happened before the turn's {@code session/prompt} request (a launch failure) or after it. */
 public enum AttemptPhase implements WireName {

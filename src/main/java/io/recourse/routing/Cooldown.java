@@ -41,6 +41,6 @@ public record Cooldown(ScopeKey scope, String ownerRunId, int ordinal, Instant l
 
     /** The expiry entry of this cooldown. */
     public TimerEntry expiryTimer() {
-        return new TimerEntry(TimerKind.COOLDOWN_EXPIRY, expiresAt, scope.healthKey());
+        return new TimerEntry(RoutingTimerKind.COOLDOWN_EXPIRY, expiresAt, scope.healthKey());
     }
 }

@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** Provider health of one scope (DESIGN §7.3): {@code healthy}, {@code short_retry} (a same-route cooldown is running), {@code degraded} (ineligible until {@code retry_at}), {@code user_action_required} (no timer). */
 public enum HealthState implements WireName {

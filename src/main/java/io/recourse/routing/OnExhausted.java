@@ -2,7 +2,7 @@ package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * What a candidate's class policy does when its retries (and its one reset wait) are spent

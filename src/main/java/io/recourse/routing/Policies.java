@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.recourse.classification.ErrorClass;
+import io.recourse.taxonomy.ErrorClass;
 
 /**
  * A candidate's class policies (DESIGN §7.1 {@code policies: {transient: P, hard: P}}).

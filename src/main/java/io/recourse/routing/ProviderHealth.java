@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Scope;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Scope;
 import java.time.Instant;
 
 /**

@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** What a RouteCommand asks the dispatcher to do (DESIGN §7.4): launch the run, re-drive the original prompt on the same route (only before effects), start a fresh provider-native session told to inspect durable task and worktree state, or decline (routing gives the run back to the platform's generic scheduler). */
 public enum RouteAction implements WireName {

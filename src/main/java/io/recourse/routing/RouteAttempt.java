@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.time.Instant;
 
 /**

@@ -1,6 +1,6 @@
 package io.recourse.routing;
 
-import io.recourse.classification.Code;
+import io.recourse.taxonomy.Code;
 import java.time.Instant;
 
 /**

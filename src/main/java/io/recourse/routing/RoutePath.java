@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /**
  * Which path a failed turn takes (DESIGN §7.2 step 2, the code rules of §7.3), or {@code gate} when

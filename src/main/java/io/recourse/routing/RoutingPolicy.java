@@ -1,10 +1,10 @@
 package io.recourse.routing;
 
-import io.recourse.classification.Classification;
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
-import io.recourse.classification.ErrorClass;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.ErrorClass;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,7 +13,7 @@ import java.time.Instant;
  * order: gates → code rules → the candidate's class policy → effect safety. Pure: a function of
  * the outcome, the candidate, the run's budgets, {@code now} and the jitter source. Gates that need
  * run state (stale generation, an unacked dispatch) and workspace rules (cooldowns, candidate
- * selection, parking) belong to {@link OfficeRouter}.
+ * selection, parking) belong to {@link Router}.
  */
 public final class RoutingPolicy {
 

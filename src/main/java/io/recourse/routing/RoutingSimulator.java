@@ -1,10 +1,5 @@
 package io.recourse.routing;
 
-import io.recourse.DispatchAckReason;
-import io.recourse.classification.Classification;
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
-import io.recourse.classification.Scope;
 import io.recourse.evidence.Outcome;
 import io.recourse.evidence.SessionEvent;
 import io.recourse.evidence.TurnContext;
@@ -13,6 +8,12 @@ import io.recourse.evidence.TurnProgressed;
 import io.recourse.evidence.TurnStarted;
 import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
+import io.recourse.taxonomy.AckStatus;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.DispatchAckReason;
+import io.recourse.taxonomy.Scope;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A deterministic driver of {@link OfficeRouter} for one workspace: it feeds a scripted timeline
+ * A deterministic driver of {@link Router} for one workspace: it feeds a scripted timeline
  * (run requests, failures, progress, completions, controls, acks, clock advances) through the
  * decision functions, keeps the state and a time index exactly as the streaming owner does (cancel
  * then arm; due entries fire in key order at their due instant), plays a dispatcher that confirms
@@ -34,14 +35,14 @@ import java.util.TreeSet;
  */
 public final class RoutingSimulator {
 
-    private final OfficeRouter router;
+    private final Router router;
     private final String workspaceId;
     private final Instant start;
     private Instant now;
     private WorkspaceState state;
     private final TreeSet<TimerEntry> timers = new TreeSet<>(TimerEntry.ORDER);
     private final List<String> timeline = new ArrayList<>();
-    private final List<Decision> decisions = new ArrayList<>();
+    private final List<RoutingDecision> decisions = new ArrayList<>();
     private final List<Instant> decisionTimes = new ArrayList<>();
     private final List<RouteCommand> commands = new ArrayList<>();
     private final Map<String, ProviderHealth> healthTable = new java.util.TreeMap<>();
@@ -52,7 +53,7 @@ public final class RoutingSimulator {
 
     /**
      * One input fed to the router: at {@code at}, {@code input} (a RunRequest, RunFinished,
-     * RunControl, OfficeDispatchAck, SessionEvent or a fired {@link TimerEntry}) — the script a
+     * RunControl, RoutingDispatchAck, SessionEvent or a fired {@link TimerEntry}) — the script a
      * streaming replay of this timeline pipes in, in order.
      */
     public record Step(Instant at, Object input) {
@@ -63,7 +64,7 @@ public final class RoutingSimulator {
     }
 
     /** A simulator at {@code start} with an empty workspace. */
-    public RoutingSimulator(OfficeRouter router, String workspaceId, Instant start) {
+    public RoutingSimulator(Router router, String workspaceId, Instant start) {
         this.router = router;
         this.workspaceId = workspaceId;
         this.start = start;
@@ -74,13 +75,13 @@ public final class RoutingSimulator {
     // ------------------------------------------------------------------ script steps
 
     /** A RunRequest for {@code runId} on {@code dynamicProfileId}, now. */
-    public Decision request(String runId, String dynamicProfileId) {
+    public RoutingDecision request(String runId, String dynamicProfileId) {
         return feed("request " + runId,
                 new RunRequest("req-" + runId, runId, workspaceId, dynamicProfileId, "task-" + runId, now));
     }
 
     /** A failed turn of the run's current turn, high confidence, post-start, replay-safe. */
-    public Decision fail(String runId, Code code) {
+    public RoutingDecision fail(String runId, Code code) {
         return fail(runId, classification(code, Confidence.HIGH, null, null), false, false);
     }
 
@@ -90,7 +91,7 @@ public final class RoutingSimulator {
      * @param launch      a launch failure (pre-start)
      * @param effectsSeen assistant output was seen before the failure (then not replay-safe)
      */
-    public Decision fail(String runId, Classification c, boolean launch, boolean effectsSeen) {
+    public RoutingDecision fail(String runId, Classification c, boolean launch, boolean effectsSeen) {
         Turn t = turn(runId);
         return feed("fail " + runId + " " + c.code().wire() + (launch ? " (launch)" : "") + (effectsSeen ? " (after effects)" : ""),
                 new TurnOutcome(context(runId, t), Outcome.FAILED, launch, launch ? null : "end_turn", effectsSeen, false,
@@ -98,45 +99,45 @@ public final class RoutingSimulator {
     }
 
     /** The run's current turn shows its first output. */
-    public Decision progress(String runId) {
+    public RoutingDecision progress(String runId) {
         Turn t = turn(runId);
         return feed("progress " + runId, new TurnProgressed(context(runId, t), true, false, now));
     }
 
     /** The run's current turn completes. */
-    public Decision complete(String runId) {
+    public RoutingDecision complete(String runId) {
         Turn t = turn(runId);
         return feed("complete " + runId, new TurnOutcome(context(runId, t), Outcome.COMPLETED, false, "end_turn", true,
                 false, false, null, now, now));
     }
 
     /** A control fenced on the run's current attempt. */
-    public Decision control(String runId, RunControlAction action) {
+    public RoutingDecision control(String runId, RunControlAction action) {
         Run r = state.run(runId);
         return control(runId, action, r == null ? 0 : r.attempt());
     }
 
     /** A control with an explicit {@code expectedAttempt}. */
-    public Decision control(String runId, RunControlAction action, int expectedAttempt) {
+    public RoutingDecision control(String runId, RunControlAction action, int expectedAttempt) {
         return feed("control " + runId + " " + action.wire() + " @" + expectedAttempt,
                 new RunControl(runId, workspaceId, action, expectedAttempt, now));
     }
 
     /** The dispatcher reports the run's pending command failed. */
-    public Decision ackFailed(String runId, String reason) {
+    public RoutingDecision ackFailed(String runId, String reason) {
         Run r = state.run(runId);
         String cmd = r == null ? null : r.pendingCommandId();
-        return feed("ack failed " + runId, new OfficeDispatchAck(cmd == null ? "none" : cmd, AckStatus.FAILED, DispatchAckReason.fromInput(reason),
+        return feed("ack failed " + runId, new RoutingDispatchAck(cmd == null ? "none" : cmd, AckStatus.FAILED, DispatchAckReason.fromInput(reason),
                 runId, workspaceId, null, null, now));
     }
 
     /** RunFinished for the run. */
-    public Decision finish(String runId) {
+    public RoutingDecision finish(String runId) {
         return feed("finish " + runId, new RunFinished(runId, workspaceId, now));
     }
 
     /** Feeds any input (for scripted edge cases: stale events, foreign acks). */
-    public Decision input(String label, Object input) {
+    public RoutingDecision input(String label, Object input) {
         return feed(label, input);
     }
 
@@ -192,7 +193,7 @@ public final class RoutingSimulator {
     }
 
     /** Every decision so far, in order. */
-    public List<Decision> decisions() {
+    public List<RoutingDecision> decisions() {
         return List.copyOf(decisions);
     }
 
@@ -241,9 +242,9 @@ public final class RoutingSimulator {
                 retryAfter, resetAt, false);
     }
 
-    private Decision feed(String label, Object input) {
+    private RoutingDecision feed(String label, Object input) {
         inputs.add(new Step(now, input));
-        Decision d = router.decide(input, state, now);
+        RoutingDecision d = router.decide(input, state, now);
         decisions.add(d);
         decisionTimes.add(now);
         state = d.state();
@@ -310,7 +311,7 @@ public final class RoutingSimulator {
         Candidate cand = Candidate.of(c.candidate().executionProfileId(), c.candidate().providerId(), c.candidate().modelId());
         Turn t = new Turn(session, generation, c.commandId(), cand, sessions);
         turns.put(c.runId(), t);
-        feed("ack dispatched " + c.commandId(), new OfficeDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, c.runId(),
+        feed("ack dispatched " + c.commandId(), new RoutingDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, c.runId(),
                 workspaceId, session, generation, now));
         feed("started " + c.runId() + " " + session + "/" + generation,
                 new TurnStarted(context(c.runId(), t), null, null, now));
@@ -361,7 +362,7 @@ public final class RoutingSimulator {
     }
 
     /** Feeds a session event built by the caller. */
-    public Decision event(String label, SessionEvent e) {
+    public RoutingDecision event(String label, SessionEvent e) {
         return feed(label, e);
     }
 }

@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.ErrorClass;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.ErrorClass;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** A manual control of a run (DESIGN §7.3, {@code recourse.office.run-controls}): fire the pending retry or wake now, skip to the next candidate now, or give up ({@code declined}, {@code cancelled_by_user}). */
 public enum RunControlAction implements WireName {

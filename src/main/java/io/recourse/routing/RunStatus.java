@@ -1,7 +1,7 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 
 /** A run's routing status (DESIGN §7.4 RunState {@code status}). {@code declined} and {@code finished} are terminal. */
 public enum RunStatus implements WireName {

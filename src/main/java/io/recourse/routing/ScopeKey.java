@@ -1,6 +1,6 @@
 package io.recourse.routing;
 
-import io.recourse.classification.Scope;
+import io.recourse.taxonomy.Scope;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 

@@ -1,6 +1,6 @@
 package io.recourse.routing;
 
-import io.recourse.time.TimeIndexKey;
+import io.recourse.kit.TimeIndexKey;
 import java.time.Instant;
 import java.util.Comparator;
 
@@ -10,7 +10,7 @@ import java.util.Comparator;
  * the id in UTF-8 ({@link TimeIndexKey}), so a byte-order range scan visits entries in due order. Firing a stale entry is
  * harmless: the decision functions check it against the current state.
  */
-public record TimerEntry(TimerKind kind, Instant due, String id) {
+public record TimerEntry(RoutingTimerKind kind, Instant due, String id) {
 
     /** Orders as the store key does: due, then kind byte, then id. */
     public static final Comparator<TimerEntry> ORDER = Comparator.comparing(TimerEntry::due)
@@ -25,7 +25,7 @@ public record TimerEntry(TimerKind kind, Instant due, String id) {
     /** Decodes a store key; throws {@link IllegalArgumentException} on a key shorter than 9 bytes. */
     public static TimerEntry fromKey(byte[] key) {
         TimeIndexKey decoded = TimeIndexKey.decode(key);
-        return new TimerEntry(TimerKind.ofCode(decoded.kind()), decoded.due(), decoded.id());
+        return new TimerEntry(RoutingTimerKind.ofCode(decoded.kind()), decoded.due(), decoded.id());
     }
 
     /** The key of the first entry due after {@code instant}: scan {@code [lowest, upperBound(now))}. */

@@ -1,5 +1,6 @@
 package io.recourse.runtime;
 
+import io.recourse.config.RecourseConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A single-node KRaft Kafka broker (combined broker + controller) running in this JVM from the
- * main jars — Recourse's default cluster when no {@code bootstrap.servers} is configured (issue 3).
+ * main jars — Recourse's default cluster when no {@code bootstrap.servers} is configured.
  *
  * <p>It listens on {@code 127.0.0.1} only. Its data lives in {@code dataDir}; the first start
  * formats the directory ({@code kafka-storage format --standalone}), later starts reuse it — and

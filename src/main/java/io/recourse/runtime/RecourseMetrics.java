@@ -11,7 +11,8 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.recourse.streams.RecourseMeters;
+import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.RecourseMeters;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -72,7 +73,7 @@ public final class RecourseMetrics implements AutoCloseable {
     }
 
     private RecourseMetrics(java.util.Set<String> agentTypes, java.util.Set<String> providers) {
-        meters = new RecourseMeters(new io.recourse.streams.EvidenceCounters(registry), agentTypes, providers);
+        meters = new RecourseMeters(new io.recourse.evidence.streams.EvidenceCounters(registry), agentTypes, providers);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);

@@ -1,12 +1,10 @@
 package io.recourse.runtime;
 
-import io.recourse.streams.DeadLetterDeserializationHandler;
-import io.recourse.streams.DeadLetterProcessingHandler;
-import io.recourse.streams.DeadLetterProductionHandler;
-import io.recourse.streams.RecourseTopology;
-import io.recourse.streams.Topics;
 import io.micrometer.core.instrument.Metrics;
-import io.recourse.streams.RecourseMeters;
+import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.kit.Topics;
+import io.recourse.topology.RecourseTopology;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -19,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -64,7 +62,7 @@ public final class RecourseRunner implements AutoCloseable {
 
     /** A runner for {@code config} with the Recourse topology. */
     public RecourseRunner(RecourseConfig config) {
-        this(config, (c, meters) -> RecourseTopology.build(c, meters), Time.SYSTEM);
+        this(config, (c, meters) -> RecourseTopology.build(c, RecourseTopology.Options.with(meters)), Time.SYSTEM);
     }
 
     /** A runner with another topology builder (tests). */
@@ -83,7 +81,7 @@ public final class RecourseRunner implements AutoCloseable {
 
     /**
      * A runner whose topology is built with the meters of the runner's Prometheus registry
-     * ({@code (config, meters) -> RecourseTopology.build(config, meters)} is the default), on the
+     * ({@code (config, meters) -> RecourseTopology.build(config, Options.with(meters))} is the default), on the
      * injected clock {@code time}.
      */
     public RecourseRunner(RecourseConfig config, BiFunction<RecourseConfig, RecourseMeters, Topology> topologyBuilder,

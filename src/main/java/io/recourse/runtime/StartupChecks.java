@@ -1,6 +1,7 @@
 package io.recourse.runtime;
 
-import io.recourse.streams.Topics;
+import io.recourse.config.ConfigurationException;
+import io.recourse.kit.Topics;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

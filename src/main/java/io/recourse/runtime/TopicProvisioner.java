@@ -1,7 +1,8 @@
 package io.recourse.runtime;
 
-import io.recourse.streams.Topic;
-import io.recourse.streams.Topics;
+import io.recourse.config.RecourseConfig;
+import io.recourse.kit.Topic;
+import io.recourse.kit.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

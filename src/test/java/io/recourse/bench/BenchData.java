@@ -1,7 +1,7 @@
 package io.recourse.bench;
 
 import io.recourse.classification.Classifier;
-import io.recourse.evidence.OfflineAssembler;
+import io.recourse.classification.OfflineAssembler;
 import io.recourse.evidence.SessionEvent;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;

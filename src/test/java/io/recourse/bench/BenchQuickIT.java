@@ -2,7 +2,7 @@ package io.recourse.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.runtime.RecourseConfig;
+import io.recourse.config.RecourseConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

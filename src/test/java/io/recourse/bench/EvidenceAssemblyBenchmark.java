@@ -1,6 +1,6 @@
 package io.recourse.bench;
 
-import io.recourse.evidence.OfflineAssembler;
+import io.recourse.classification.OfflineAssembler;
 import io.recourse.ingress.Frame;
 import java.util.List;
 import java.util.Optional;

@@ -20,7 +20,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * JMH (not a test): {@link FrameParser#parse} over the bench workload's records — 200 sessions,
- * 14,608 records of the issue 8 mix, 1 % malformed. Score: records per second, one thread.
+ * 14,608 records of the benchmark mix, 1 % malformed. Score: records per second, one thread.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

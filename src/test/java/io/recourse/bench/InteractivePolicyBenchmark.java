@@ -1,8 +1,8 @@
 package io.recourse.bench;
 
 import io.recourse.evidence.SessionEvent;
-import io.recourse.interactive.Decision;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
+import io.recourse.interactive.RecoveryDecision;
 import io.recourse.interactive.SessionState;
 import java.time.Instant;
 import java.util.HashMap;
@@ -56,7 +56,7 @@ public class InteractivePolicyBenchmark {
     public void applyWorkloadEvents(Blackhole bh) {
         Map<String, SessionState> store = new HashMap<>();
         for (SessionEvent e : events) {
-            Decision d = policy.apply(store.get(e.sessionId()), e, now);
+            RecoveryDecision d = policy.apply(store.get(e.sessionId()), e, now);
             if (d.state() != null) {
                 store.put(e.sessionId(), d.state());
             }

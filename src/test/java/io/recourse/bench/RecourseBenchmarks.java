@@ -12,7 +12,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Runs Recourse's JMH benchmarks of the pure stages (issue 8 item 3) and prints each score in
+ * Runs Recourse's JMH benchmarks of the pure stages and prints each score in
  * its natural unit: frame parsing (records/s), evidence assembly (frames/s), catalogue
  * classification (signals/s, the catalogue's {@link CatalogueBenchmark}), sanitizer (inputs/s)
  * and the interactive policy (events/s). Each benchmark: one fork, 2 × 2 s warm-up, 3 × 3 s

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The benchmark workload is deterministic and has the mix issue 8 promises (not timed). */
+/** The benchmark workload is deterministic and has the mix the benchmark method promises (not timed). */
 class WorkloadTest {
 
     private static final int SESSIONS = 2_000;

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * JMH benchmark (not a test; issue 4 item 6): classifier throughput in signals per second over
+ * JMH benchmark (not a test): classifier throughput in signals per second over
  * a mix of turns ({@link #mix}): {@code corpus} — every {@code signatures.jsonl} line and catalogue
  * fixture as a turn — or {@code observed} — every case of {@code corpus/observed/cases-*.jsonl}
  * rendered into frames ({@code ObservedCaseRenderer}) and assembled into its generation-1 turn. The
@@ -48,7 +48,7 @@ public class CatalogueBenchmark {
      * The corpus mix: every signature line and catalogue fixture as one turn — failed when the
      * line expects a code, completed otherwise.
      */
-    static List<Evidence> corpusMix() {
+    public static List<Evidence> corpusMix() {
         List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
         lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
         List<Evidence> mix = new ArrayList<>();
@@ -82,7 +82,7 @@ public class CatalogueBenchmark {
                         continue;
                     }
                     io.recourse.cli.ObservedCase c = io.recourse.cli.ObservedCase.parse(json.readTree(line));
-                    io.recourse.evidence.OfflineAssembler assembler = new io.recourse.evidence.OfflineAssembler(shipped);
+                    io.recourse.classification.OfflineAssembler assembler = new io.recourse.classification.OfflineAssembler(shipped);
                     for (com.fasterxml.jackson.databind.JsonNode frame : io.recourse.cli.ObservedCaseRenderer.frames(c)) {
                         String key = frame.get("session_id").asText() + "/" + frame.get("prompt_generation").asInt();
                         io.recourse.ingress.Frame parsed = parser.parse(key, json.writeValueAsBytes(frame));

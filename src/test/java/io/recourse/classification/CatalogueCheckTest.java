@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.recourse.classification.SignatureFixtures.Line;
+import io.recourse.taxonomy.Code;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The core of {@code recourse catalogue check} (issue 4 item 8). */
-class CatalogueCheckTest {
+/** The core of {@code recourse catalogue check}. */
+public class CatalogueCheckTest {
 
     private static List<CatalogueCheck.Fixture> fixtures(String resource) {
         return SignatureFixtures.read(resource).stream().map(SignatureFixtures::checkFixture).toList();
@@ -29,7 +30,7 @@ class CatalogueCheckTest {
     }
 
     @Test
-    void theShippedRulesHaveNoMismatchOnTheCorpusAndTheCatalogueFixtures() throws IOException {
+    public void theShippedRulesHaveNoMismatchOnTheCorpusAndTheCatalogueFixtures() throws IOException {
         List<CatalogueCheck.Fixture> all = new ArrayList<>(fixtures("corpus/signatures.jsonl"));
         all.addAll(fixtures(CatalogueFixturesTest.FIXTURES));
 
@@ -42,7 +43,7 @@ class CatalogueCheckTest {
     }
 
     @Test
-    void theReportCountsHitsForEveryRuleAndBothFallbacks() throws IOException {
+    public void theReportCountsHitsForEveryRuleAndBothFallbacks() throws IOException {
         CatalogueCheck.Report report = CatalogueCheck.run(shippedRules(), fixtures("corpus/signatures.jsonl"));
 
         assertThat(report.hitsPerRule().keySet())
@@ -54,7 +55,7 @@ class CatalogueCheckTest {
     }
 
     @Test
-    void aFixtureThatGetsAnotherCodeIsReportedAsAMismatchWithItsId() {
+    public void aFixtureThatGetsAnotherCodeIsReportedAsAMismatchWithItsId() {
         Line line = SignatureFixtures.read("corpus/signatures.jsonl").get(5); // S006: 529 -> provider_overloaded
         CatalogueCheck.Fixture wrong = new CatalogueCheck.Fixture("S006-wrong", SignatureFixtures.failedTurn(line), Code.RATE_LIMITED);
 
@@ -69,7 +70,7 @@ class CatalogueCheckTest {
     }
 
     @Test
-    void anInvalidRuleFileFailsTheCheckNamingTheRule() {
+    public void anInvalidRuleFileFailsTheCheckNamingTheRule() {
         String bad = """
                 {"catalogue_version":"x-errors.v1","rules":[{"id":"x.bad.v1","priority":1,"why":"w",
                  "when":[{"in":["stderr.line"],"regex":"(a+)+"}],"code":"rate_limited","class":"transient",

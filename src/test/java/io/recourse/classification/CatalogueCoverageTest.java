@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * fixture reaches is either untested or shadowed by a higher-priority rule; the failure names it.
  * That each win is the fixture's expected code (no mismatch) is {@link CatalogueCheckTest}'s job.
  */
-class CatalogueCoverageTest {
+public class CatalogueCoverageTest {
 
     private static final String CORPUS = "corpus/signatures.jsonl";
 
@@ -29,7 +29,7 @@ class CatalogueCoverageTest {
     }
 
     @Test
-    void everyShippedRuleAndFallbackWinsAtLeastOneFixture() {
+    public void everyShippedRuleAndFallbackWinsAtLeastOneFixture() {
         CatalogueCheck.Report report = checkShippedFixtures();
 
         List<String> withoutAHit = report.hitsPerRule().entrySet().stream()
@@ -42,7 +42,7 @@ class CatalogueCoverageTest {
     }
 
     @Test
-    void theCoverageCountsEveryShippedRuleAndBothFallbacks() {
+    public void theCoverageCountsEveryShippedRuleAndBothFallbacks() {
         Catalogue shipped = Catalogue.loadDefault();
 
         CatalogueCheck.Report report = checkShippedFixtures();

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.classification.SignatureFixtures.Line;
 import io.recourse.evidence.Evidence;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.ErrorClass;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -22,20 +26,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The catalogue's own fixtures ({@code catalogue/fixtures.v2.jsonl}, signature-line format plus
  * {@code negative_for}, {@code look_alike_for}, {@code provider_id} and optional {@code confidence}, {@code rule_id}, {@code retry_after},
  * {@code reset_at} expectations): real-world shapes of every agent and provider family the corpus
- * lacks, and a positive and a negative fixture for every code of DESIGN §5.1 (issue 4 item 5).
+ * lacks, and a positive and a negative fixture for every code of DESIGN §5.1.
  */
-class CatalogueFixturesTest {
+public class CatalogueFixturesTest {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
     static final String FIXTURES = "catalogue/fixtures.v2.jsonl";
 
-    static Stream<Arguments> fixtures() {
+    public static Stream<Arguments> fixtures() {
         return SignatureFixtures.read(FIXTURES).stream().map(l -> Arguments.of(Named.of(l.toString(), l)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
-    void classifiesTheFixtureAsExpected(Line line) {
+    public void classifiesTheFixtureAsExpected(Line line) {
         JsonNode expected = line.raw().path("expected");
         if (line.expected() == null) {
             Evidence completed = SignatureFixtures.completedTurn(line);
@@ -61,7 +65,7 @@ class CatalogueFixturesTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Code.class)
-    void everyCodeHasAPositiveAndANegativeFixture(Code code) {
+    public void everyCodeHasAPositiveAndANegativeFixture(Code code) {
         List<Line> all = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
         all.addAll(SignatureFixtures.read(FIXTURES));
         assertThat(all).as("positive fixtures of %s", code.wire())

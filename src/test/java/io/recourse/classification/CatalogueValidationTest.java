@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** Load-time validation of rule files (DESIGN §5.2, issue 4 item 5): every error names the rule. */
-class CatalogueValidationTest {
+/** Load-time validation of rule files (DESIGN §5.2): every error names the rule. */
+public class CatalogueValidationTest {
 
     private static final String RULE_A = """
             {"id":"test.a.v1","priority":10,"why":"a","when":[{"in":["error.message"],"literal_ci":"boom"}],
@@ -24,7 +24,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void theShippedCatalogueLoadsWithItsVersion() {
+    public void theShippedCatalogueLoadsWithItsVersion() {
         Catalogue c = Catalogue.loadDefault();
 
         assertThat(c.version()).isEqualTo("provider-errors.v2");
@@ -33,7 +33,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void theShippedRulesAreOrderedByDescendingPriority() {
+    public void theShippedRulesAreOrderedByDescendingPriority() {
         var rules = Catalogue.loadDefault().rules();
 
         for (int i = 1; i < rules.size(); i++) {
@@ -42,21 +42,21 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aDuplicateIdIsRejectedNamingTheRule() {
+    public void aDuplicateIdIsRejectedNamingTheRule() {
         assertThatThrownBy(() -> Catalogue.parse(file(rule("test.dup.v1", 1, ""), rule("test.dup.v1", 2, ""))))
                 .isInstanceOf(CatalogueException.class)
                 .hasMessageContaining("'test.dup.v1'").hasMessageContaining("duplicate id");
     }
 
     @Test
-    void aPriorityTieIsRejectedNamingBothRules() {
+    public void aPriorityTieIsRejectedNamingBothRules() {
         assertThatThrownBy(() -> Catalogue.parse(file(rule("test.one.v1", 5, ""), rule("test.two.v1", 5, ""))))
                 .isInstanceOf(CatalogueException.class)
                 .hasMessageContaining("'test.two.v1'").hasMessageContaining("ties with rule 'test.one.v1'");
     }
 
     @Test
-    void anUnknownCodeIsRejectedNamingTheRule() {
+    public void anUnknownCodeIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"provider_unavailable\"", "\"billing_required\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -64,7 +64,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aCodeWithoutAClassIsRejectedNamingTheRule() {
+    public void aCodeWithoutAClassIsRejectedNamingTheRule() {
         String bad = RULE_A.replace(",\"class\":\"transient\"", "");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -72,7 +72,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aClassThatDisagreesWithTheTaxonomyIsRejected() {
+    public void aClassThatDisagreesWithTheTaxonomyIsRejected() {
         String bad = RULE_A.replace("\"class\":\"transient\"", "\"class\":\"hard\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -80,7 +80,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aFallbackCodeOnARuleIsRejected() {
+    public void aFallbackCodeOnARuleIsRejected() {
         String bad = RULE_A.replace("\"provider_unavailable\",\"class\":\"transient\"",
                 "\"agent_runtime_error\",\"class\":\"unclassified\"");
 
@@ -89,7 +89,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void anUnknownSignalKindIsRejectedNamingTheRule() {
+    public void anUnknownSignalKindIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("error.message", "chunk.text");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -97,7 +97,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void anUnknownFieldOfAKindIsRejectedNamingTheRule() {
+    public void anUnknownFieldOfAKindIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("error.message", "stderr.text");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -105,14 +105,14 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void httpHeadersAreFieldsNamedByTheirLowerCaseName() {
+    public void httpHeadersAreFieldsNamedByTheirLowerCaseName() {
         String ok = RULE_A.replace("error.message", "http.header.retry-after");
 
         assertThat(Catalogue.parse(file(ok)).rules()).hasSize(1);
     }
 
     @Test
-    void aNestedQuantifierIsRejectedNamingTheRule() {
+    public void aNestedQuantifierIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":\"(a{1,3}){1,9}\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -120,7 +120,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void anUnboundedQuantifierIsRejectedNamingTheRule() {
+    public void anUnboundedQuantifierIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":\"rate.*limit\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -128,14 +128,14 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aRegexThatDoesNotCompileIsRejectedNamingTheRule() {
+    public void aRegexThatDoesNotCompileIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":\"[a-\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad))).hasMessageContaining("'test.a.v1'");
     }
 
     @Test
-    void aConditionWithTwoMatchesIsRejected() {
+    public void aConditionWithTwoMatchesIsRejected() {
         String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"literal_ci\":\"boom\",\"regex\":\"boom\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -143,13 +143,13 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void anUnknownHintExtractorIsRejectedNamingTheRule() {
+    public void anUnknownHintExtractorIsRejectedNamingTheRule() {
         assertThatThrownBy(() -> Catalogue.parse(file(rule("test.h.v1", 1, ",\"hints\":[\"crystal_ball\"]"))))
                 .hasMessageContaining("'test.h.v1'").hasMessageContaining("unknown hint extractor 'crystal_ball'");
     }
 
     @Test
-    void hintsOnACodeThatCarriesNoneAreRejected() {
+    public void hintsOnACodeThatCarriesNoneAreRejected() {
         String bad = RULE_A.replace("\"scope\":\"provider\"", "\"scope\":\"provider\",\"hints\":[\"retry_after_header\"]");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -157,7 +157,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aMisspelledKeyIsRejectedNamingTheRule() {
+    public void aMisspelledKeyIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"priority\"", "\"prority\":1,\"priority\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -165,7 +165,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aMissingPriorityIsRejectedNamingTheRule() {
+    public void aMissingPriorityIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"priority\":10,", "");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -173,7 +173,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void anIdWithoutAVersionIsRejected() {
+    public void anIdWithoutAVersionIsRejected() {
         String bad = RULE_A.replace("test.a.v1", "test.a");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -181,7 +181,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aRuleWithOnlyNegatedConditionsIsRejected() {
+    public void aRuleWithOnlyNegatedConditionsIsRejected() {
         String bad = RULE_A.replace("\"literal_ci\":\"boom\"", "\"literal_ci\":\"boom\",\"not\":true");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -189,7 +189,7 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void anUnknownFieldSetIsRejected() {
+    public void anUnknownFieldSetIsRejected() {
         String bad = RULE_A.replace("\"error.message\"", "\"@nowhere\"");
 
         assertThatThrownBy(() -> Catalogue.parse(file(bad)))
@@ -197,13 +197,13 @@ class CatalogueValidationTest {
     }
 
     @Test
-    void aFileThatIsNotJsonIsRejected() {
+    public void aFileThatIsNotJsonIsRejected() {
         assertThatThrownBy(() -> Catalogue.parse("{rules:")).isInstanceOf(CatalogueException.class)
                 .hasMessageContaining("not valid JSON");
     }
 
     @Test
-    void aMalformedCatalogueVersionIsRejected() {
+    public void aMalformedCatalogueVersionIsRejected() {
         assertThatThrownBy(() -> Catalogue.parse(file(RULE_A).replace("test-errors.v1", "latest")))
                 .hasMessageContaining("catalogue_version");
     }

@@ -13,6 +13,7 @@ import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
 import io.recourse.ingress.FrameSource;
 import io.recourse.ingress.Phase;
+import io.recourse.taxonomy.Classification;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -35,7 +36,7 @@ import org.quicktheories.generators.Generate;
  * corpus signature line, sequence turn and catalogue fixture, on thousands of generated turns made
  * of the catalogue's own literals in random case with noise, and on 100 KB inputs. Fixed seed.
  */
-class ClassifierFastPathProperties {
+public class ClassifierFastPathProperties {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
@@ -181,7 +182,7 @@ class ClassifierFastPathProperties {
     }
 
     @Test
-    void classifyAnswersAsTheSequentialEvaluationOnEveryCorpusLineAndFixture() {
+    public void classifyAnswersAsTheSequentialEvaluationOnEveryCorpusLineAndFixture() {
         List<Line> lines = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
         lines.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
         int classified = 0;
@@ -203,13 +204,13 @@ class ClassifierFastPathProperties {
     }
 
     @Test
-    void classifyAnswersAsTheSequentialEvaluationOnGeneratedTurns() {
+    public void classifyAnswersAsTheSequentialEvaluationOnGeneratedTurns() {
         qt().withFixedSeed(SEED).withExamples(4000).forAll(turns(texts(12)))
                 .checkAssert(e -> assertSameAnswer(e, e.toString()));
     }
 
     @Test
-    void classifyAnswersAsTheSequentialEvaluationOnHundredKilobyteTurns() {
+    public void classifyAnswersAsTheSequentialEvaluationOnHundredKilobyteTurns() {
         Gen<String> big = texts(30).map(u -> u.repeat(100 * 1024 / Math.max(1, u.length()) + 1).substring(0, 100 * 1024));
         qt().withFixedSeed(SEED).withExamples(40).forAll(turns(big))
                 .checkAssert(e -> assertSameAnswer(e, "a turn of 100 KB texts starting " + e.signals().get(0).fields()
@@ -217,7 +218,7 @@ class ClassifierFastPathProperties {
     }
 
     @Test
-    void everyCatalogueRegexHoldsThroughTheIndexExactlyWhenItsFindDoes() {
+    public void everyCatalogueRegexHoldsThroughTheIndexExactlyWhenItsFindDoes() {
         List<FieldMatch> tests = regexTests();
         RuleIndex index = CLASSIFIER.catalogue().index();
         qt().withFixedSeed(SEED).withExamples(6000).forAll(texts(14), integers().between(0, tests.size() - 1))
@@ -229,7 +230,7 @@ class ClassifierFastPathProperties {
     }
 
     @Test
-    void requiredLiteralsAreReadFromRunsGroupsAndEscapes() {
+    public void requiredLiteralsAreReadFromRunsGroupsAndEscapes() {
         assertThat(RequiredLiterals.of("internal\\s{1,3}server\\s{1,3}error", 0))
                 .containsExactly(List.of("internal"), List.of("server"), List.of("error"));
         assertThat(RequiredLiterals.of("not\\s{1,3}(?:authenticated|logged\\s{1,3}in)", Pattern.CASE_INSENSITIVE))
@@ -244,7 +245,7 @@ class ClassifierFastPathProperties {
     }
 
     @Test
-    void theLiteralSetFindsEachLiteralAtItsFirstOccurrenceWithAsciiCaseFolded() {
+    public void theLiteralSetFindsEachLiteralAtItsFirstOccurrenceWithAsciiCaseFolded() {
         LiteralSet set = new LiteralSet(List.of("error", "API", "rate_limit"), List.of(false, true, false));
         long[] present = new long[set.words()];
 

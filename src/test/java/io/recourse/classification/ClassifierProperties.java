@@ -9,6 +9,7 @@ import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
 import io.recourse.ingress.FrameSource;
 import io.recourse.ingress.Phase;
+import io.recourse.taxonomy.Classification;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -19,12 +20,12 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Bounded time on adversarial input (DESIGN §5.2, issue 4 item 6): 100 KB texts made of runs of
+ * Bounded time on adversarial input (DESIGN §5.2): 100 KB texts made of runs of
  * the characters the catalogue's regexes use and of words taken from its rules, placed in every
  * field a rule reads, always classify. No timing assertion: a catastrophic regex would hang the
  * run instead of finishing it. QuickTheories with a fixed seed, as the project's other properties.
  */
-class ClassifierProperties {
+public class ClassifierProperties {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
@@ -53,7 +54,7 @@ class ClassifierProperties {
     }
 
     @Test
-    void everyFailedTurnOfAdversarialTextClassifies() {
+    public void everyFailedTurnOfAdversarialTextClassifies() {
         theory(15).forAll(adversarial()).checkAssert(text -> {
             Optional<Classification> c = CLASSIFIER.classify(evidence(text, null));
 
@@ -63,7 +64,7 @@ class ClassifierProperties {
     }
 
     @Test
-    void everyCompletedTurnOfAdversarialTextIsDecided() {
+    public void everyCompletedTurnOfAdversarialTextIsDecided() {
         theory(15).forAll(adversarial()).checkAssert(text -> {
             Evidence e = evidence(text, "end_turn");
 

@@ -7,6 +7,9 @@ import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
 import io.recourse.ingress.FrameSource;
 import io.recourse.ingress.Phase;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +19,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** Classifier semantics of DESIGN §5.2 on hand-built evidence. */
-class ClassifierTest {
+public class ClassifierTest {
 
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
     private static final Classifier SHIPPED = Classifier.withDefaultCatalogue();
@@ -56,7 +59,7 @@ class ClassifierTest {
     }
 
     @Test
-    void proseMentioningRateLimitsOverloadAndQuotaNeverFailsACompletedTurn() {
+    public void proseMentioningRateLimitsOverloadAndQuotaNeverFailsACompletedTurn() {
         Evidence e = turn("claude-acp", "end_turn", false, signal(1, SignalKind.FINAL_CHUNK,
                 "text", "The API hit a rate limit, returned 529 Overloaded and then quota exceeded; I added retries."));
 
@@ -64,7 +67,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aFinalChunkThatIsAnApiErrorFailsACompletedTurn() {
+    public void aFinalChunkThatIsAnApiErrorFailsACompletedTurn() {
         Evidence e = turn("claude-acp", "end_turn", false, signal(1, SignalKind.FINAL_CHUNK,
                 "text", "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}"));
 
@@ -73,7 +76,7 @@ class ClassifierTest {
     }
 
     @Test
-    void anErrorTheAgentRetriedPastDoesNotFailTheTurnItCompleted() {
+    public void anErrorTheAgentRetriedPastDoesNotFailTheTurnItCompleted() {
         Evidence e = turn("claude-acp", "end_turn", false,
                 signal(1, SignalKind.HTTP, "status", "429", "body", "{\"error\":{\"type\":\"rate_limit_error\"}}"),
                 signal(2, SignalKind.STDERR, "line", "Rate limit exceeded, retrying"));
@@ -83,7 +86,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aCancelledTurnIsNeverAFailure() {
+    public void aCancelledTurnIsNeverAFailure() {
         Evidence e = turn("claude-acp", "cancelled", false,
                 signal(1, SignalKind.FINAL_CHUNK, "text", "API Error: 529 Overloaded"));
 
@@ -91,7 +94,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aFailedTurnWithoutAMatchGetsThePostStartFallbackAtLowConfidence() {
+    public void aFailedTurnWithoutAMatchGetsThePostStartFallbackAtLowConfidence() {
         Optional<Classification> c = SHIPPED.classify(failed(signal(1, SignalKind.ERROR, "message", "Internal error: glitch")));
 
         assertThat(c).isPresent();
@@ -101,7 +104,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aLaunchFailureWithoutAMatchGetsThePreStartFallback() {
+    public void aLaunchFailureWithoutAMatchGetsThePreStartFallback() {
         Evidence e = turn(null, null, true, signal(1, SignalKind.LIFECYCLE, Phase.PROCESS_START,
                 "event", "launch_failed", "message", "something odd"));
 
@@ -110,12 +113,12 @@ class ClassifierTest {
     }
 
     @Test
-    void aFailedTurnWithNoSignalsAtAllStillGetsAFallback() {
+    public void aFailedTurnWithNoSignalsAtAllStillGetsAFallback() {
         assertThat(SHIPPED.classify(failed())).map(Classification::code).contains(Code.AGENT_RUNTIME_ERROR);
     }
 
     @Test
-    void everyClassificationRecordsTheRuleAndTheCatalogueVersion() {
+    public void everyClassificationRecordsTheRuleAndTheCatalogueVersion() {
         Classification c = SHIPPED.classify(failed(signal(1, SignalKind.HTTP, "status", "529"))).orElseThrow();
 
         assertThat(c.ruleId()).isEqualTo("anthropic.overloaded.http_529.v1");
@@ -123,7 +126,7 @@ class ClassifierTest {
     }
 
     @Test
-    void theHigherPriorityRuleWinsACollision() {
+    public void theHigherPriorityRuleWinsACollision() {
         Classification c = SHIPPED.classify(failed(signal(1, SignalKind.ERROR,
                 "message", "Internal error: missing API key: not authenticated"))).orElseThrow();
 
@@ -131,7 +134,7 @@ class ClassifierTest {
     }
 
     @Test
-    void theSameEvidenceAlwaysGetsTheSameClassification() {
+    public void theSameEvidenceAlwaysGetsTheSameClassification() {
         Evidence e = failed(signal(1, SignalKind.HTTP, "status", "429", "header.retry-after", "20"),
                 signal(2, SignalKind.ERROR, "message", "rate limit exceeded"));
 
@@ -139,7 +142,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aValidatedRetryAfterIsSetForRateLimitsOnly() {
+    public void aValidatedRetryAfterIsSetForRateLimitsOnly() {
         Classification c = SHIPPED.classify(failed(signal(1, SignalKind.HTTP, "status", "429", "header.retry-after", "20")))
                 .orElseThrow();
 
@@ -149,7 +152,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aHintNotAfterTheTerminalFrameIsDropped() {
+    public void aHintNotAfterTheTerminalFrameIsDropped() {
         Classification c = SHIPPED.classify(failed(
                 signal(1, SignalKind.HTTP, "status", "429", "header.retry-after", "5"),
                 signal(60, SignalKind.ERROR, "message", "rate limit exceeded"))).orElseThrow();
@@ -158,7 +161,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aHintBeyondTheSevenDayHorizonIsDropped() {
+    public void aHintBeyondTheSevenDayHorizonIsDropped() {
         Classification c = SHIPPED.classify(failed(
                 signal(1, SignalKind.ERROR, "message", "usage limit reached", "data", "{\"resets_in_seconds\":864000}")))
                 .orElseThrow();
@@ -168,7 +171,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aQuotaResetIsSetForQuotaOnlyAndNeverAsRetryAfter() {
+    public void aQuotaResetIsSetForQuotaOnlyAndNeverAsRetryAfter() {
         Classification c = SHIPPED.classify(failed(
                 signal(1, SignalKind.ERROR, "message", "usage limit reached", "data", "{\"resets_in_seconds\":3600}")))
                 .orElseThrow();
@@ -178,7 +181,7 @@ class ClassifierTest {
     }
 
     @Test
-    void anOverloadIsNeverGivenATimingHint() {
+    public void anOverloadIsNeverGivenATimingHint() {
         Classification c = SHIPPED.classify(failed(signal(1, SignalKind.HTTP, "status", "529", "header.retry-after", "20")))
                 .orElseThrow();
 
@@ -187,7 +190,7 @@ class ClassifierTest {
     }
 
     @Test
-    void theCodexCapacitySequenceNeedsTheMarkerBeforeTheChunk() {
+    public void theCodexCapacitySequenceNeedsTheMarkerBeforeTheChunk() {
         Signal marker = signal(1, SignalKind.UPDATE_META, "update", "session_info_update",
                 "meta", "{\"threadStatus\":{\"type\":\"systemError\"}}");
         Signal chunk = signal(2, SignalKind.FINAL_CHUNK, "text", "Selected model is at capacity");
@@ -203,7 +206,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aSystemErrorMarkerAloneNeverFailsATurn() {
+    public void aSystemErrorMarkerAloneNeverFailsATurn() {
         Evidence e = turn("codex-acp", "end_turn", false, signal(1, SignalKind.UPDATE_META,
                 "update", "session_info_update", "meta", "{\"threadStatus\":{\"type\":\"systemError\"}}"));
 
@@ -211,7 +214,7 @@ class ClassifierTest {
     }
 
     @Test
-    void agentScopedRulesDoNotApplyToOtherAgents() {
+    public void agentScopedRulesDoNotApplyToOtherAgents() {
         Signal marker = signal(1, SignalKind.UPDATE_META, "meta", "{\"threadStatus\":{\"type\":\"systemError\"}}");
         Signal chunk = signal(2, SignalKind.FINAL_CHUNK, "text", "Selected model is at capacity");
 
@@ -222,7 +225,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aMatchRestingOnlyOnBackgroundSignalsIsCappedAtMedium() {
+    public void aMatchRestingOnlyOnBackgroundSignalsIsCappedAtMedium() {
         Evidence e = turn("opencode-acp", null, false, signal(1, SignalKind.STDERR,
                 "line", "level=ERROR message=\"stream error\" small=true agent=title error.error=\"Rate limit exceeded\""));
 
@@ -234,7 +237,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aForegroundMatchBeatsAHigherPriorityBackgroundMatch() {
+    public void aForegroundMatchBeatsAHigherPriorityBackgroundMatch() {
         Evidence e = turn("opencode-acp", null, false,
                 signal(1, SignalKind.STDERR, "line", "level=ERROR small=true agent=title error.error=\"usage limit reached\""),
                 signal(2, SignalKind.STDERR, "line", "level=ERROR small=false agent=build error.error=\"Rate limit exceeded\""));
@@ -247,7 +250,7 @@ class ClassifierTest {
     }
 
     @Test
-    void aBackgroundRuleIsCappedAtMediumWhateverItsDeclaredConfidence() {
+    public void aBackgroundRuleIsCappedAtMediumWhateverItsDeclaredConfidence() {
         Catalogue c = Catalogue.parse("""
                 {"catalogue_version":"test-errors.v1","rules":[
                  {"id":"test.title.v1","priority":1,"why":"title call","background":true,
@@ -261,14 +264,14 @@ class ClassifierTest {
     }
 
     @Test
-    void aPreStartRuleIgnoresPostStartSignals() {
+    public void aPreStartRuleIgnoresPostStartSignals() {
         Evidence e = failed(signal(1, SignalKind.EXIT, Phase.STREAMING, "code", "127"));
 
         assertThat(SHIPPED.classify(e).orElseThrow().ruleId()).isNotEqualTo("launch.exit_127.v1");
     }
 
     @Test
-    void textBeyondTheFieldBoundIsNotRead() {
+    public void textBeyondTheFieldBoundIsNotRead() {
         String padding = "x".repeat(Classifier.MAX_FIELD_CHARS);
         Evidence e = failed(signal(1, SignalKind.STDERR, "line", padding + " rate limit exceeded"));
 
@@ -276,7 +279,7 @@ class ClassifierTest {
     }
 
     @Test
-    void explainListsEveryRuleInPriorityOrderAndWhyTheWinnerWon() {
+    public void explainListsEveryRuleInPriorityOrderAndWhyTheWinnerWon() {
         Explanation x = SHIPPED.explain(failed(signal(1, SignalKind.ERROR, "message", "Internal error: API Error: 529 Overloaded.")));
 
         assertThat(x.trials()).extracting(Explanation.Trial::ruleId)

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Not a test (issue 8): CPU time per signal of {@link Classifier#classify} over the corpus mix of
+ * Not a test: CPU time per signal of {@link Classifier#classify} over the corpus mix of
  * {@link CatalogueBenchmark}, measured with the thread's CPU clock so a loaded machine does not
  * skew it. {@code java -cp ... io.recourse.classification.ClassifyCpuDriver [rounds] [profile]}.
  */

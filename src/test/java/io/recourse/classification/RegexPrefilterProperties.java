@@ -20,7 +20,7 @@ import org.quicktheories.generators.Generate;
  * regex of the shipped catalogue (rules, conditions' {@code unless}, markers) on the corpus's
  * texts and on generated texts made of the patterns' own literals and words and separators.
  */
-class RegexPrefilterProperties {
+public class RegexPrefilterProperties {
 
     private static final long SEED = 0x5A41_7153_0009L;
     private static final Catalogue CATALOGUE = Catalogue.loadDefault();
@@ -65,7 +65,7 @@ class RegexPrefilterProperties {
     }
 
     @Test
-    void mostAlternativesOfTheCatalogueRegexesGetLiterals() {
+    public void mostAlternativesOfTheCatalogueRegexesGetLiterals() {
         int parts = 0;
         int prefiltered = 0;
         for (Pattern p : patterns()) {
@@ -77,7 +77,7 @@ class RegexPrefilterProperties {
     }
 
     @Test
-    void findAgreesWithTheRegexOnEveryCorpusText() {
+    public void findAgreesWithTheRegexOnEveryCorpusText() {
         List<String> texts = corpusTexts();
         int matches = 0;
         for (Pattern p : patterns()) {
@@ -92,7 +92,7 @@ class RegexPrefilterProperties {
     }
 
     @Test
-    void findAgreesWithTheRegexOnGeneratedTexts() {
+    public void findAgreesWithTheRegexOnGeneratedTexts() {
         List<Pattern> patterns = patterns();
         List<String> pieces = new ArrayList<>(List.of(" ", "  ", "\n", ":", "\"", "'", "`", "-", "_", ".", "/", "0",
                 "429", "529", "500", "{", "}", "=", "a", "the", "your", "is", "has been", "not", "error", "limit"));
@@ -121,7 +121,7 @@ class RegexPrefilterProperties {
     }
 
     @Test
-    void aLeadingLiteralStopsBeforeAnOptionalAtomAndAfterARepeatedOne() {
+    public void aLeadingLiteralStopsBeforeAnOptionalAtomAndAfterARepeatedOne() {
         assertThat(RegexPrefilter.leadingLiteral("usage_?limit")).isEqualTo("usage");
         assertThat(RegexPrefilter.leadingLiteral("(?<![a-z0-9_])rate_limit_(?:error)")).isEqualTo("rate_limit_");
         assertThat(RegexPrefilter.leadingLiteral("API\\s{1,3}Error")).isEqualTo("API");
@@ -131,7 +131,7 @@ class RegexPrefilterProperties {
     }
 
     @Test
-    void aRequiredRunIsTheLongestLiteralNoQuantifierMakesOptional() {
+    public void aRequiredRunIsTheLongestLiteralNoQuantifierMakesOptional() {
         assertThat(RegexPrefilter.requiredRun("(?:\\w{1,30}_)?quota[\\s_](?:exceeded)")).isEqualTo("quota");
         assertThat(RegexPrefilter.requiredRun("(?:error|hit)[^\\n]{0,60}(?<![a-z])rate[\\s_-]?limit")).isEqualTo("limit");
         assertThat(RegexPrefilter.requiredRun("[A-Z]{2,20}_API_KEY\\s{1,3}")).isEqualTo("_API_KEY");
@@ -141,7 +141,7 @@ class RegexPrefilterProperties {
     }
 
     @Test
-    void alternativesAreSplitOnlyAtTheTopLevel() {
+    public void alternativesAreSplitOnlyAtTheTopLevel() {
         assertThat(RegexPrefilter.splitTopLevel("abc|d(e|f)|[|]g|h\\|i")).containsExactly("abc", "d(e|f)", "[|]g", "h\\|i");
     }
 }

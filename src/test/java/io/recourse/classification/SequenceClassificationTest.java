@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.evidence.Evidence;
+import io.recourse.taxonomy.Classification;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -15,24 +16,24 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The classifier's part of every {@code corpus/sequences.jsonl} entry (issue 2 item 4): the
+ * The classifier's part of every {@code corpus/sequences.jsonl} entry: the
  * generation-1 turn, reduced to evidence by {@link SignatureFixtures#sequenceTurn}, gets the
  * expected code and class (or none when it completed or was cancelled), the expected validated
  * {@code retry_after} / {@code reset_at} (1 s tolerance), and effect flags that give the expected
  * {@code replay_safe}.
  */
-class SequenceClassificationTest {
+public class SequenceClassificationTest {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
 
-    static Stream<Arguments> sequences() {
+    public static Stream<Arguments> sequences() {
         return SignatureFixtures.readJson("corpus/sequences.jsonl").stream()
                 .map(s -> Arguments.of(Named.of(s.path("name").asText(), s)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("sequences")
-    void classifiesTheTurnAsTheSequenceExpects(JsonNode sequence) {
+    public void classifiesTheTurnAsTheSequenceExpects(JsonNode sequence) {
         JsonNode expected = sequence.path("expected");
         Optional<Evidence> turn = SignatureFixtures.sequenceTurn(sequence, 1);
         if (turn.isEmpty()) {

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.recourse.evidence.OfflineAssembler;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
+import io.recourse.taxonomy.Classification;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -22,14 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every {@code corpus/sequences.jsonl} entry end to end through the real pipeline — the frame
  * parser, the offline evidence assembler and this catalogue's {@link Classifier} — reproduces the
- * expected outcome, code, class, replay safety and validated hints (1 s tolerance) (issue 2 item 4).
+ * expected outcome, code, class, replay safety and validated hints (1 s tolerance).
  */
-class SequencesThroughAssemblerTest {
+public class SequencesThroughAssemblerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
 
-    static Stream<Arguments> sequences() throws Exception {
+    public static Stream<Arguments> sequences() throws Exception {
         List<Arguments> out = new ArrayList<>();
         FrameParser parser = new FrameParser();
         for (JsonNode line : SignatureFixtures.readJson("corpus/sequences.jsonl")) {
@@ -45,7 +45,7 @@ class SequencesThroughAssemblerTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("sequences")
-    void theClassifiedTurnMatchesTheSequenceExpectation(List<Frame> frames, JsonNode expected) {
+    public void theClassifiedTurnMatchesTheSequenceExpectation(List<Frame> frames, JsonNode expected) {
         List<TurnOutcome> outcomes = OfflineAssembler.outcomes(frames, CLASSIFIER);
 
         if (frames.stream().allMatch(f -> f.promptGeneration() == 0)) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.classification.SignatureFixtures.Line;
 import io.recourse.evidence.Evidence;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.ErrorClass;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -13,16 +15,16 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every line of {@code corpus/signatures.jsonl} (issue 4 item 1), following the corpus README's
+ * Every line of {@code corpus/signatures.jsonl}, following the corpus README's
  * "How to test": a line with a code is classified as a failed turn of its signals and must get
  * that code and class (fallback codes: no rule may match); a line without one must leave the turn
  * completed when it ends with {@code end_turn}.
  */
-class SignatureCorpusTest {
+public class SignatureCorpusTest {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
 
-    static Stream<Arguments> lines() {
+    public static Stream<Arguments> lines() {
         List<Line> lines = SignatureFixtures.read("corpus/signatures.jsonl");
         assertThat(lines).hasSize(172);
         return lines.stream().map(l -> Arguments.of(Named.of(l.toString(), l)));
@@ -30,7 +32,7 @@ class SignatureCorpusTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("lines")
-    void classifiesTheLineAsTheCorpusExpects(Line line) {
+    public void classifiesTheLineAsTheCorpusExpects(Line line) {
         if (line.expected() == null) {
             Evidence completed = SignatureFixtures.completedTurn(line);
             assertThat(CLASSIFIER.classify(completed))

@@ -2,12 +2,13 @@ package io.recourse.classification;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.recourse.WireName;
 import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
 import io.recourse.ingress.FrameSource;
 import io.recourse.ingress.Phase;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.WireName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,16 +36,16 @@ import java.util.TreeMap;
  * with text and tool calls before the terminal frame, except the final chunk when the classifier
  * says it is the surfaced failure.
  */
-final class SignatureFixtures {
+public final class SignatureFixtures {
 
-    static final Instant BASE = Instant.parse("2026-06-01T12:00:00Z");
+    public static final Instant BASE = Instant.parse("2026-06-01T12:00:00Z");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SignatureFixtures() {
     }
 
     /** One parsed corpus/fixture line. */
-    record Line(String id, String agentType, Phase phase, String kind, Code expected, JsonNode signals, String why,
+    public record Line(String id, String agentType, Phase phase, String kind, Code expected, JsonNode signals, String why,
                 JsonNode raw) {
 
         @Override
@@ -53,7 +54,7 @@ final class SignatureFixtures {
         }
     }
 
-    static List<Line> read(String resource) {
+    public static List<Line> read(String resource) {
         try (InputStream in = SignatureFixtures.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing test resource " + resource);
@@ -72,7 +73,7 @@ final class SignatureFixtures {
     }
 
     /** Every non-blank line of a JSONL test resource. */
-    static List<JsonNode> readJson(String resource) {
+    public static List<JsonNode> readJson(String resource) {
         try (InputStream in = SignatureFixtures.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing test resource " + resource);
@@ -89,7 +90,7 @@ final class SignatureFixtures {
         }
     }
 
-    static Line parse(JsonNode n) {
+    public static Line parse(JsonNode n) {
         JsonNode sigs = n.has("signals") ? n.get("signals") : JSON.createArrayNode().add(n.get("signal"));
         JsonNode exp = n.path("expected").path("code");
         Code code = exp.isNull() || exp.isMissingNode() ? null : Code.fromWire(exp.asText());
@@ -102,12 +103,12 @@ final class SignatureFixtures {
      * Evidence of a failed turn made of the line's signals (README "How to test"): the turn has
      * no stop reason unless the line itself ends with a {@code session/prompt} result.
      */
-    static Evidence failedTurn(Line line) {
+    public static Evidence failedTurn(Line line) {
         return evidence(line, false);
     }
 
     /** Evidence of the line's signals followed by a trailing {@code end_turn} (added when absent). */
-    static Evidence completedTurn(Line line) {
+    public static Evidence completedTurn(Line line) {
         return evidence(line, true);
     }
 
@@ -122,7 +123,7 @@ final class SignatureFixtures {
     }
 
     /** One frame reduced to what the mapping needs: source, inner payload, time, phase. */
-    record Frame(String source, JsonNode payload, Instant at, Phase phase) {
+    public record Frame(String source, JsonNode payload, Instant at, Phase phase) {
     }
 
     private static Evidence evidence(Line line, boolean appendEndTurn) {
@@ -145,7 +146,7 @@ final class SignatureFixtures {
      * envelopes in {@code seq} order, JSON-RPC wrappers removed, requests dropped, frames after the
      * terminal frame ignored. Empty when the sequence has no frame of that generation.
      */
-    static java.util.Optional<Evidence> sequenceTurn(JsonNode sequence, int generation) {
+    public static java.util.Optional<Evidence> sequenceTurn(JsonNode sequence, int generation) {
         List<JsonNode> envelopes = new ArrayList<>();
         sequence.path("frames").forEach(f -> {
             if (f.path("prompt_generation").asInt() == generation) {

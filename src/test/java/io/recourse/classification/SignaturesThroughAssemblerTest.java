@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.classification.SignatureFixtures.Line;
 import io.recourse.cli.SignatureFixture;
-import io.recourse.evidence.OfflineAssembler;
 import io.recourse.evidence.Outcome;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.ingress.FrameParser;
@@ -26,11 +25,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code launch_failed} (pre-start) or {@code turn_abandoned}; a line without a code ends with
  * {@code end_turn} (README "How to test").
  */
-class SignaturesThroughAssemblerTest {
+public class SignaturesThroughAssemblerTest {
 
     private static final Classifier CLASSIFIER = Classifier.withDefaultCatalogue();
 
-    static Stream<Arguments> lines() {
+    public static Stream<Arguments> lines() {
         List<Line> all = new ArrayList<>(SignatureFixtures.read("corpus/signatures.jsonl"));
         all.addAll(SignatureFixtures.read(CatalogueFixturesTest.FIXTURES));
         return all.stream().map(l -> Arguments.of(Named.of(l.toString(), l)));
@@ -38,7 +37,7 @@ class SignaturesThroughAssemblerTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("lines")
-    void theLineClassifiesAsExpectedThroughTheRealAssembler(Line line) throws Exception {
+    public void theLineClassifiesAsExpectedThroughTheRealAssembler(Line line) throws Exception {
         List<TurnOutcome> outcomes = OfflineAssembler.outcomes(SignatureFixture.parse(line.raw()).frames(), CLASSIFIER);
 
         assertThat(outcomes).as(line.id()).hasSize(1);

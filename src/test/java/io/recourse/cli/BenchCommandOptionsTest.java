@@ -6,7 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code recourse bench} rejects sizes and paths it cannot use before it starts a broker (exit 2, the option named). */
-class BenchCommandOptionsTest {
+public class BenchCommandOptionsTest {
 
     @ParameterizedTest(name = "bench {0} is a usage error naming {1}")
     @CsvSource(delimiter = '|', value = {
@@ -19,7 +19,7 @@ class BenchCommandOptionsTest {
             "--topology bogus | --topology",
             "--guarantee nonsense | --guarantee",
             "--report /nonexistent-dir-of-recourse/x.md --quick | --report"})
-    void badOptionsAreUsageErrors(String args, String option) {
+    public void badOptionsAreUsageErrors(String args, String option) {
         Cli.Run run = Cli.run(("bench " + args).split(" "));
 
         assertThat(run.exitCode()).isEqualTo(2);

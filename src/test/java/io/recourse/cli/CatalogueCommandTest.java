@@ -9,11 +9,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code recourse catalogue check} and {@code recourse catalogue explain} (issue 4 item 8). */
-class CatalogueCommandTest {
+/** {@code recourse catalogue check} and {@code recourse catalogue explain}. */
+public class CatalogueCommandTest {
 
     @TempDir
-    Path dir;
+    public Path dir;
 
     private Path copy(String resource) throws Exception {
         Path f = dir.resolve(Path.of(resource).getFileName().toString());
@@ -22,7 +22,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void checkOnTheShippedRulesAndFixturesReportsZeroMismatches() {
+    public void checkOnTheShippedRulesAndFixturesReportsZeroMismatches() {
         Cli.Run run = Cli.run("catalogue", "check");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -32,7 +32,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void checkRunsTheCorpusSignaturesWithZeroMismatches() throws Exception {
+    public void checkRunsTheCorpusSignaturesWithZeroMismatches() throws Exception {
         Path signatures = copy("corpus/signatures.jsonl");
 
         Cli.Run run = Cli.run("catalogue", "check", "--fixtures", signatures.toString());
@@ -42,7 +42,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void checkPrintsAHitCountForEveryRuleAndBothFallbacks() throws Exception {
+    public void checkPrintsAHitCountForEveryRuleAndBothFallbacks() throws Exception {
         Path signatures = copy("corpus/signatures.jsonl");
 
         Cli.Run run = Cli.run("catalogue", "check", "--fixtures", signatures.toString());
@@ -57,7 +57,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void aFixtureThatGetsAnotherCodeIsPrintedAsAMismatchAndExitsOne() throws Exception {
+    public void aFixtureThatGetsAnotherCodeIsPrintedAsAMismatchAndExitsOne() throws Exception {
         Path fixtures = dir.resolve("wrong.jsonl");
         Files.writeString(fixtures, """
                 {"id":"W001","agent_type":"claude-acp","phase":"streaming","signal":{"source":"acp_error","payload":{"code":-32603,"message":"API Error: 529 {\\"type\\":\\"error\\",\\"error\\":{\\"type\\":\\"overloaded_error\\",\\"message\\":\\"Overloaded\\"}}"}},"expected":{"code":"rate_limited","class":"transient"}}
@@ -71,7 +71,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void aBrokenRuleFileExitsOneNamingTheRule() throws Exception {
+    public void aBrokenRuleFileExitsOneNamingTheRule() throws Exception {
         Path rules = dir.resolve("broken.json");
         Files.writeString(rules, """
                 {"catalogue_version":"x-errors.v1","rules":[
@@ -88,7 +88,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void aPriorityTieNamesBothRules() throws Exception {
+    public void aPriorityTieNamesBothRules() throws Exception {
         Path rules = dir.resolve("tie.json");
         Files.writeString(rules, """
                 {"catalogue_version":"x-errors.v1","rules":[
@@ -104,7 +104,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void anUnreadableFixtureLineIsReportedWithItsLineNumberAndFailsTheCheck() throws Exception {
+    public void anUnreadableFixtureLineIsReportedWithItsLineNumberAndFailsTheCheck() throws Exception {
         Path fixtures = dir.resolve("bad-fixtures.jsonl");
         Files.writeString(fixtures, """
                 {"id":"B001","signal":{"source":"stderr","payload":{"line":"x"}},"expected":{"code":"no_such_code","class":"hard"}}
@@ -121,7 +121,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void aMissingFixtureFileExitsOne() {
+    public void aMissingFixtureFileExitsOne() {
         Cli.Run run = Cli.run("catalogue", "check", "--fixtures", dir.resolve("none.jsonl").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
@@ -129,12 +129,12 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void catalogueWithoutASubcommandIsAUsageError() {
+    public void catalogueWithoutASubcommandIsAUsageError() {
         assertThat(Cli.run("catalogue").exitCode()).isEqualTo(2);
     }
 
     @Test
-    void explainNamesTheWinningRuleThatClassifyReports() throws Exception {
+    public void explainNamesTheWinningRuleThatClassifyReports() throws Exception {
         Path in = dir.resolve("turn.jsonl");
         Files.writeString(in, ClassifyCommandTest.prompt("s1", 1) + "\n" + ClassifyCommandTest.overloaded("s1", 1, 2) + "\n");
         String winner = Cli.run("classify", in.toString()).objects().get(0).get("rule_id").asText();
@@ -149,7 +149,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void explainListsRulesThatDidNotMatchAndWhy() throws Exception {
+    public void explainListsRulesThatDidNotMatchAndWhy() throws Exception {
         Path in = dir.resolve("turn.jsonl");
         Files.writeString(in, ClassifyCommandTest.prompt("s1", 1) + "\n" + ClassifyCommandTest.overloaded("s1", 1, 2) + "\n");
 
@@ -161,7 +161,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void explainOfACompletedTurnSaysWhyItIsNotAFailure() throws Exception {
+    public void explainOfACompletedTurnSaysWhyItIsNotAFailure() throws Exception {
         Path in = dir.resolve("ok.jsonl");
         Files.writeString(in, ClassifyCommandTest.prompt("s1", 1) + "\n" + ClassifyCommandTest.endTurn("s1", 1, 2) + "\n");
 
@@ -173,7 +173,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void explainOverTheCorpusExplainsEveryClosedTurnWithItsClassifiedRule() throws Exception {
+    public void explainOverTheCorpusExplainsEveryClosedTurnWithItsClassifiedRule() throws Exception {
         Path corpus = copy("corpus/sequences.jsonl");
         Cli.Run classified = Cli.run("classify", corpus.toString());
 
@@ -191,7 +191,7 @@ class CatalogueCommandTest {
     }
 
     @Test
-    void explainReadsStandardInput() {
+    public void explainReadsStandardInput() {
         String stdin = ClassifyCommandTest.prompt("s1", 1) + "\n" + ClassifyCommandTest.overloaded("s1", 1, 2) + "\n";
 
         Cli.Run run = Cli.withStdin(stdin, "catalogue", "explain", "--matched-only", "-");

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code recourse catalogue score}: observed cases and corpus sequences, thresholds, splits, formats. */
-class CatalogueScoreCommandTest {
+public class CatalogueScoreCommandTest {
 
     @TempDir
-    static Path dir;
+    public static Path dir;
 
     private static Path cases;
     private static String devReport;
@@ -32,7 +32,7 @@ class CatalogueScoreCommandTest {
     }
 
     @BeforeAll
-    static void writeCases() throws Exception {
+    public static void writeCases() throws Exception {
         devReport = report("dev");
         testReport = report("test");
         ObjectNode right = ObservedCaseRendererTest.caseLine("obs-cli-001", n -> n.put("source_report", devReport));
@@ -50,7 +50,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void scoresCasesAndPrintsEveryFigure() {
+    public void scoresCasesAndPrintsEveryFigure() {
         Cli.Run run = Cli.run("catalogue", "score", cases.toString());
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -66,7 +66,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void aThresholdBelowTheFigureExitsOneAndSaysWhichFailed() {
+    public void aThresholdBelowTheFigureExitsOneAndSaysWhichFailed() {
         Cli.Run failed = Cli.run("catalogue", "score", "--min-exact", "0.9", "--max-silent", "0", cases.toString());
         Cli.Run held = Cli.run("catalogue", "score", "--min-exact", "0.5", "--max-silent", "0", cases.toString());
         Cli.Run unsafe = Cli.run("catalogue", "score", "--max-unsafe", "0", cases.toString());
@@ -81,7 +81,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void splitKeepsTheCasesOfOneSplit() {
+    public void splitKeepsTheCasesOfOneSplit() {
         Cli.Run dev = Cli.run("catalogue", "score", "--split", "dev", cases.toString());
         Cli.Run test = Cli.run("catalogue", "score", "--split", "test", "--min-negatives-kept", "1", "--min-exact", "0.9",
                 cases.toString());
@@ -94,7 +94,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void theCorpusSequencesScorePerfectlyOnTheShippedRules() throws Exception {
+    public void theCorpusSequencesScorePerfectlyOnTheShippedRules() throws Exception {
         Path sequences = dir.resolve("sequences.jsonl");
         Files.writeString(sequences, Cli.resource("corpus/sequences.jsonl"));
 
@@ -112,7 +112,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void anUnreadableLineIsNamedWithItsFieldAndFailsTheRun() throws Exception {
+    public void anUnreadableLineIsNamedWithItsFieldAndFailsTheRun() throws Exception {
         Path bad = dir.resolve("bad.jsonl");
         ObjectNode popup = ObservedCaseRendererTest.caseLine("obs-cli-010", n -> n.put("surface", "popup"));
         Files.writeString(bad, ObservedCaseRendererTest.caseLine("obs-cli-011", n -> { }) + "\n" + popup + "\n{\n");
@@ -126,7 +126,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void jsonFormatCarriesTheSameFigures() {
+    public void jsonFormatCarriesTheSameFigures() {
         Cli.Run run = Cli.run("catalogue", "score", "--format", "json", "--min-policy", "0.4", cases.toString());
 
         JsonNode n = run.objects().get(0);
@@ -142,7 +142,7 @@ class CatalogueScoreCommandTest {
     }
 
     @Test
-    void outOfRangeThresholdsAreUsageErrors() {
+    public void outOfRangeThresholdsAreUsageErrors() {
         assertThat(Cli.run("catalogue", "score", "--min-exact", "1.5", cases.toString()).exitCode()).isEqualTo(2);
         assertThat(Cli.run("catalogue", "score", "--max-unsafe", "-1", cases.toString()).exitCode()).isEqualTo(2);
         assertThat(Cli.run("catalogue", "score").exitCode()).isEqualTo(2);

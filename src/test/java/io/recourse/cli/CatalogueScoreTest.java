@@ -2,14 +2,14 @@ package io.recourse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
 import io.recourse.evidence.Outcome;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The arithmetic of {@code catalogue score} on a hand-made confusion whose every figure is known. */
-class CatalogueScoreTest {
+public class CatalogueScoreTest {
 
     private static CatalogueScore.Item item(String id, Code truth, Outcome got, Code code, Confidence confidence) {
         return new CatalogueScore.Item(id, "dev",
@@ -30,7 +30,7 @@ class CatalogueScoreTest {
             item("j", Code.RATE_LIMITED, Outcome.FAILED, Code.PROVIDER_OVERLOADED, Confidence.MEDIUM));
 
     @Test
-    void everyFigureOfAKnownConfusion() {
+    public void everyFigureOfAKnownConfusion() {
         CatalogueScore.Report r = CatalogueScore.score(ITEMS);
 
         assertThat(r.cases()).isEqualTo(10);
@@ -59,14 +59,14 @@ class CatalogueScoreTest {
     }
 
     @Test
-    void ratiosPrintFourDecimalsAndNothingToMeasureIsNa() {
+    public void ratiosPrintFourDecimalsAndNothingToMeasureIsNa() {
         assertThat(new CatalogueScore.Ratio(1, 8).toString()).isEqualTo("0.1250 (1/8)");
         assertThat(new CatalogueScore.Ratio(0, 0).toString()).isEqualTo("n/a (0/0)");
         assertThat(new CatalogueScore.Ratio(0, 0).rate()).isNaN();
     }
 
     @Test
-    void policyGroupsAreTheDocumentedOnes() {
+    public void policyGroupsAreTheDocumentedOnes() {
         assertThat(List.of(Code.NETWORK_UNAVAILABLE, Code.PROVIDER_OVERLOADED, Code.PROVIDER_UNAVAILABLE, Code.MODEL_CAPACITY))
                 .allSatisfy(c -> assertThat(CatalogueScore.PolicyGroup.of(c)).isEqualTo(CatalogueScore.PolicyGroup.PROVIDER_TRANSIENT));
         assertThat(CatalogueScore.PolicyGroup.of(Code.RATE_LIMITED)).isEqualTo(CatalogueScore.PolicyGroup.RATE_LIMITED);
@@ -76,8 +76,8 @@ class CatalogueScoreTest {
                 Code.PROVIDER_NOT_CONFIGURED))
                 .allSatisfy(c -> assertThat(CatalogueScore.PolicyGroup.of(c)).isEqualTo(CatalogueScore.PolicyGroup.HARD_STOP));
         for (Code c : Code.values()) {
-            boolean noPolicy = c.errorClass() == io.recourse.classification.ErrorClass.OUTSIDE
-                    || c.errorClass() == io.recourse.classification.ErrorClass.UNCLASSIFIED;
+            boolean noPolicy = c.errorClass() == io.recourse.taxonomy.ErrorClass.OUTSIDE
+                    || c.errorClass() == io.recourse.taxonomy.ErrorClass.UNCLASSIFIED;
             assertThat(CatalogueScore.PolicyGroup.of(c) == CatalogueScore.PolicyGroup.NO_POLICY).as(c.wire()).isEqualTo(noPolicy);
         }
     }

@@ -12,15 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code recourse classify FILE|-}: output shape, bad lines, open turns, options and exit codes. */
-class ClassifyCommandTest {
+public class ClassifyCommandTest {
 
     /** Planted in bad lines: stderr must never echo a line's content. */
     private static final String CANARY = "sk-ant-canary0123456789abcdefXYZ";
 
     @TempDir
-    Path dir;
+    public Path dir;
 
-    static ObjectNode frame(String session, int generation, long seq, String source, String payloadJson) {
+    public static ObjectNode frame(String session, int generation, long seq, String source, String payloadJson) {
         ObjectNode f = Cli.JSON.createObjectNode();
         f.put("session_id", session).put("prompt_generation", generation).put("seq", seq)
                 .put("occurred_at", "2026-06-01T12:00:" + String.format("%02d", seq) + "Z")
@@ -35,17 +35,17 @@ class ClassifyCommandTest {
         return f;
     }
 
-    static ObjectNode prompt(String session, int generation) {
+    public static ObjectNode prompt(String session, int generation) {
         return frame(session, generation, 1, "acp_request",
                 "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"a1\",\"prompt\":[{\"type\":\"text\",\"text\":\"hi\"}]}}");
     }
 
-    static ObjectNode overloaded(String session, int generation, long seq) {
+    public static ObjectNode overloaded(String session, int generation, long seq) {
         return frame(session, generation, seq, "acp_error",
                 "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32603,\"message\":\"API Error: 529 {\\\"type\\\":\\\"error\\\",\\\"error\\\":{\\\"type\\\":\\\"overloaded_error\\\",\\\"message\\\":\\\"Overloaded\\\"}}\"}}");
     }
 
-    static ObjectNode endTurn(String session, int generation, long seq) {
+    public static ObjectNode endTurn(String session, int generation, long seq) {
         return frame(session, generation, seq, "acp_response", "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"stopReason\":\"end_turn\"}}");
     }
 
@@ -56,7 +56,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aFailedTurnPrintsEveryDocumentedFieldInOrder() throws Exception {
+    public void aFailedTurnPrintsEveryDocumentedFieldInOrder() throws Exception {
         Path in = file(prompt("s1", 1).toString(), overloaded("s1", 1, 2).toString());
 
         Cli.Run run = Cli.run("classify", in.toString());
@@ -74,7 +74,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aCompletedTurnPrintsNullClassificationFields() throws Exception {
+    public void aCompletedTurnPrintsNullClassificationFields() throws Exception {
         Path in = file(prompt("s1", 1).toString(), endTurn("s1", 1, 2).toString());
 
         JsonNode t = Cli.run("classify", in.toString()).objects().get(0);
@@ -86,7 +86,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void turnsArePrintedBySessionInOrderOfFirstAppearanceWhateverOrderTheyClosedIn() throws Exception {
+    public void turnsArePrintedBySessionInOrderOfFirstAppearanceWhateverOrderTheyClosedIn() throws Exception {
         Path in = file(prompt("a", 1).toString(), prompt("b", 1).toString(), endTurn("b", 1, 2).toString(),
                 overloaded("a", 1, 2).toString());
 
@@ -96,7 +96,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void malformedLinesAreReportedWithLineNumberAndReasonAndSkipped() throws Exception {
+    public void malformedLinesAreReportedWithLineNumberAndReasonAndSkipped() throws Exception {
         ObjectNode missing = endTurn("s1", 1, 3);
         missing.remove("seq");
         ObjectNode badEnum = endTurn("s1", 1, 4);
@@ -127,7 +127,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aDynamicProfileWithoutRoutingIdentityIsRejectedLikeOnTheTopic() throws Exception {
+    public void aDynamicProfileWithoutRoutingIdentityIsRejectedLikeOnTheTopic() throws Exception {
         ObjectNode dynamic = prompt("s1", 1);
         dynamic.put("profile_kind", "dynamic");
 
@@ -138,7 +138,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void turnsStillOpenAtTheEndAreCountedOnStderrAndGetNoOutcome() throws Exception {
+    public void turnsStillOpenAtTheEndAreCountedOnStderrAndGetNoOutcome() throws Exception {
         Path in = file(prompt("open-a", 1).toString(), prompt("open-b", 2).toString(), prompt("s1", 1).toString(),
                 endTurn("s1", 1, 2).toString());
 
@@ -150,7 +150,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void generationZeroFramesAreNeverClassified() throws Exception {
+    public void generationZeroFramesAreNeverClassified() throws Exception {
         Path in = file(prompt("s0", 0).toString(), overloaded("s0", 0, 2).toString());
 
         Cli.Run run = Cli.run("classify", in.toString());
@@ -161,7 +161,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aDashReadsStandardInput() {
+    public void aDashReadsStandardInput() {
         String stdin = prompt("s1", 1) + "\n" + overloaded("s1", 1, 2) + "\n";
 
         Cli.Run run = Cli.withStdin(stdin, "classify", "-");
@@ -172,7 +172,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void prettyPrintsTheSameObjectOverSeveralLines() throws Exception {
+    public void prettyPrintsTheSameObjectOverSeveralLines() throws Exception {
         Path in = file(prompt("s1", 1).toString(), overloaded("s1", 1, 2).toString());
 
         Cli.Run pretty = Cli.run("classify", "--pretty", in.toString());
@@ -183,7 +183,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void anAlternativeRuleFileDecidesTheClassification() throws Exception {
+    public void anAlternativeRuleFileDecidesTheClassification() throws Exception {
         Path rules = dir.resolve("rules.json");
         Files.writeString(rules, """
                 {"catalogue_version":"test-errors.v7","rules":[{"id":"test.overloaded_is_quota.v1","priority":5,
@@ -199,7 +199,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void anInvalidRuleFileExitsOneNamingTheRule() throws Exception {
+    public void anInvalidRuleFileExitsOneNamingTheRule() throws Exception {
         Path rules = dir.resolve("bad.json");
         Files.writeString(rules, """
                 {"catalogue_version":"test-errors.v1","rules":[{"id":"test.bad_code.v1","priority":5,"why":"w",
@@ -214,7 +214,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aMissingInputFileExitsOne() {
+    public void aMissingInputFileExitsOne() {
         Cli.Run run = Cli.run("classify", dir.resolve("nope.jsonl").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
@@ -222,7 +222,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aMissingFileArgumentIsAUsageError() {
+    public void aMissingFileArgumentIsAUsageError() {
         Cli.Run run = Cli.run("classify");
 
         assertThat(run.exitCode()).isEqualTo(2);
@@ -230,12 +230,12 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void anUnknownOptionIsAUsageError() throws Exception {
+    public void anUnknownOptionIsAUsageError() throws Exception {
         assertThat(Cli.run("classify", "--frobnicate", file("").toString()).exitCode()).isEqualTo(2);
     }
 
     @Test
-    void bytesThatAreNotUtf8AreRejectedAsALineNotAsTheRun() throws Exception {
+    public void bytesThatAreNotUtf8AreRejectedAsALineNotAsTheRun() throws Exception {
         Path in = dir.resolve("latin1.jsonl");
         byte[] bad = "{\"session_id\":\"s\u00e9\"}\n".getBytes(StandardCharsets.ISO_8859_1);
         byte[] good = (prompt("s1", 1) + "\n" + overloaded("s1", 1, 2) + "\n").getBytes(StandardCharsets.UTF_8);
@@ -252,7 +252,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void helpListsTheOfflineCommands() {
+    public void helpListsTheOfflineCommands() {
         Cli.Run run = Cli.run("--help");
 
         assertThat(run.exitCode()).isZero();
@@ -260,7 +260,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void aBadFrameInsideASequenceLineIsReportedWithItsLineAndFrameNumber() throws Exception {
+    public void aBadFrameInsideASequenceLineIsReportedWithItsLineAndFrameNumber() throws Exception {
         ObjectNode bad = overloaded("s1", 1, 2);
         bad.put("occurred_at", "yesterday");
         ObjectNode sequence = Cli.JSON.createObjectNode().put("name", "one");
@@ -274,7 +274,7 @@ class ClassifyCommandTest {
     }
 
     @Test
-    void withTheCorpusOptionAPlainFrameLineIsRejected() throws Exception {
+    public void withTheCorpusOptionAPlainFrameLineIsRejected() throws Exception {
         Cli.Run run = Cli.run("classify", "--corpus", file(prompt("s1", 1).toString()).toString());
 
         assertThat(run.exitCode()).isZero();

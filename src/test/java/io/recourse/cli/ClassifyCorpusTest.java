@@ -4,20 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.recourse.classification.Classifier;
-import io.recourse.evidence.OfflineAssembler;
-import io.recourse.evidence.TurnState;
-import io.recourse.ingress.Frame;
-import io.recourse.ingress.FrameParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -30,25 +23,25 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code recourse classify} over the corpus {@code sequences.jsonl} (issue 2 item 5): every
+ * {@code recourse classify} over the corpus {@code sequences.jsonl}: every
  * sequence's expectation (outcome, code, class, replay_safe, retry_after/reset_at within 1 s) is
  * reproduced, both from the corpus file itself ({@code --corpus} and auto-detected) and from its
  * frames flattened into plain JSONL in a shuffled arrival order with all sessions interleaved.
  */
-class ClassifyCorpusTest {
+public class ClassifyCorpusTest {
 
     private static final String SEQUENCES = "corpus/sequences.jsonl";
     /** Fixed so a failure reproduces on every machine. */
     private static final long SEED = 20260601L;
 
     @TempDir
-    static Path dir;
+    public static Path dir;
 
     private static Cli.Run corpusRun;
     private static Cli.Run flatRun;
 
     @BeforeAll
-    static void classifyTheCorpusBothWays() throws Exception {
+    public static void classifyTheCorpusBothWays() throws Exception {
         Path corpus = dir.resolve("sequences.jsonl");
         Files.writeString(corpus, Cli.resource(SEQUENCES));
         corpusRun = Cli.run("classify", "--corpus", corpus.toString());
@@ -58,24 +51,24 @@ class ClassifyCorpusTest {
         flatRun = Cli.run("classify", flat.toString());
     }
 
-    static Stream<Arguments> sequences() {
+    public static Stream<Arguments> sequences() {
         return Cli.jsonLines(SEQUENCES).stream().map(l -> Arguments.of(Named.of(l.get("name").asText(), l)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("sequences")
-    void classifyOnTheCorpusFileReproducesTheSequenceExpectation(JsonNode sequence) {
+    public void classifyOnTheCorpusFileReproducesTheSequenceExpectation(JsonNode sequence) {
         assertExpectation(sequence, corpusRun);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("sequences")
-    void classifyOnShuffledFlattenedFramesReproducesTheSequenceExpectation(JsonNode sequence) {
+    public void classifyOnShuffledFlattenedFramesReproducesTheSequenceExpectation(JsonNode sequence) {
         assertExpectation(sequence, flatRun);
     }
 
     @Test
-    void bothRunsExitZeroRejectNothingAndLeaveNoTurnOpen() {
+    public void bothRunsExitZeroRejectNothingAndLeaveNoTurnOpen() {
         for (Cli.Run run : List.of(corpusRun, flatRun)) {
             assertThat(run.exitCode()).isZero();
             assertThat(run.err()).contains(" 0 rejected;").contains(" 0 open").doesNotContain("open at end of input");
@@ -84,7 +77,7 @@ class ClassifyCorpusTest {
     }
 
     @Test
-    void sequenceLinesAreRecognizedWithoutTheCorpusOption() throws Exception {
+    public void sequenceLinesAreRecognizedWithoutTheCorpusOption() throws Exception {
         Path corpus = dir.resolve("auto.jsonl");
         Files.writeString(corpus, Cli.resource(SEQUENCES));
 

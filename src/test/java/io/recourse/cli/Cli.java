@@ -14,12 +14,12 @@ import java.util.List;
 import picocli.CommandLine;
 
 /** Runs {@code recourse …} in-process through picocli's {@code execute}, capturing out and err. */
-final class Cli {
+public final class Cli {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     /** The result of one run. */
-    record Run(int exitCode, String out, String err) {
+    public record Run(int exitCode, String out, String err) {
 
         /** Standard output as one JSON object per line. */
         List<JsonNode> objects() {
@@ -40,7 +40,7 @@ final class Cli {
     private Cli() {
     }
 
-    static Run run(String... args) {
+    public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = RecourseCommand.commandLine();
@@ -51,7 +51,7 @@ final class Cli {
     }
 
     /** Runs with {@code stdin} as standard input (restored afterwards). */
-    static Run withStdin(String stdin, String... args) {
+    public static Run withStdin(String stdin, String... args) {
         InputStream saved = System.in;
         System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
         try {
@@ -62,7 +62,7 @@ final class Cli {
     }
 
     /** A classpath resource as text. */
-    static String resource(String name) {
+    public static String resource(String name) {
         try (InputStream in = Cli.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + name);
@@ -74,7 +74,7 @@ final class Cli {
     }
 
     /** Every non-blank line of a classpath JSONL resource. */
-    static List<JsonNode> jsonLines(String name) {
+    public static List<JsonNode> jsonLines(String name) {
         List<JsonNode> out = new ArrayList<>();
         for (String line : resource(name).split("\n")) {
             if (!line.isBlank()) {

@@ -8,12 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recourse.classification.Catalogue;
 import io.recourse.classification.Classifier;
-import io.recourse.classification.Code;
-import io.recourse.evidence.OfflineAssembler;
+import io.recourse.classification.OfflineAssembler;
 import io.recourse.evidence.Outcome;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
+import io.recourse.taxonomy.Code;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,13 +23,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@link ObservedCase} (the strict case parser) and {@link ObservedCaseRenderer} (case → frames). */
-class ObservedCaseRendererTest {
+public class ObservedCaseRendererTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Classifier CLASSIFIER = new Classifier(Catalogue.loadDefault());
 
     /** A valid failure case line; {@code edit} changes it. */
-    static ObjectNode caseLine(String id, Consumer<ObjectNode> edit) {
+    public static ObjectNode caseLine(String id, Consumer<ObjectNode> edit) {
         ObjectNode n = JSON.createObjectNode();
         n.put("id", id).put("kind", "failure").put("source_url", "https://github.com/example/agent/issues/1")
                 .put("source_report", "example/agent#1").put("agent", "claude-code").put("agent_type", "claude-acp")
@@ -44,14 +44,14 @@ class ObservedCaseRendererTest {
         return n;
     }
 
-    static ObjectNode negative(ObjectNode n, String surface) {
+    public static ObjectNode negative(ObjectNode n, String surface) {
         n.put("kind", "negative").put("surface", surface);
         n.putObject("expected").putNull("code").putNull("class");
         return n;
     }
 
     /** A case line for each surface (failures where the surface allows, negatives otherwise). */
-    static ObjectNode forSurface(ObservedCase.Surface s) {
+    public static ObjectNode forSurface(ObservedCase.Surface s) {
         return caseLine("obs-test-" + String.format("%03d", s.ordinal() + 1), n -> {
             n.put("surface", s.wire());
             switch (s) {
@@ -75,7 +75,7 @@ class ObservedCaseRendererTest {
     }
 
     /** The rendered sequence's frames through the real parser; fails on any rejection. */
-    static List<Frame> parse(JsonNode sequence) throws Exception {
+    public static List<Frame> parse(JsonNode sequence) throws Exception {
         List<Frame> frames = new ArrayList<>();
         List<String> rejected = new ArrayList<>();
         new FrameLines(new FrameParser(), true).sequence(sequence, 1, new FrameLines.Sink() {
@@ -93,7 +93,7 @@ class ObservedCaseRendererTest {
         return frames;
     }
 
-    static List<TurnOutcome> outcomes(List<Frame> frames) {
+    public static List<TurnOutcome> outcomes(List<Frame> frames) {
         OfflineAssembler a = new OfflineAssembler(CLASSIFIER);
         for (Frame f : OfflineRun.replayOrder(new ArrayList<>(frames))) {
             a.accept(f, f.occurredAt());
@@ -113,7 +113,7 @@ class ObservedCaseRendererTest {
 
     @ParameterizedTest
     @EnumSource(ObservedCase.Surface.class)
-    void everySurfaceRendersFramesTheParserAcceptsAndOneClosedTurnOfTheExpectedOutcome(ObservedCase.Surface s)
+    public void everySurfaceRendersFramesTheParserAcceptsAndOneClosedTurnOfTheExpectedOutcome(ObservedCase.Surface s)
             throws Exception {
         ObservedCase c = ObservedCase.parse(forSurface(s));
 
@@ -145,7 +145,7 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void eachSurfaceHasTheFramesTheReadmeLists() {
+    public void eachSurfaceHasTheFramesTheReadmeLists() {
         assertThat(sources(ObservedCaseRenderer.sequence(ObservedCase.parse(forSurface(ObservedCase.Surface.ACP_ERROR))), 1))
                 .containsExactly("acp_request/prompt_send", "acp_error/prompt_send");
         assertThat(sources(ObservedCaseRenderer.sequence(ObservedCase.parse(forSurface(ObservedCase.Surface.STDERR_EXIT))), 1))
@@ -168,7 +168,7 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void payloadsCarryTheCaseFieldsAndTheirDefaults() {
+    public void payloadsCarryTheCaseFieldsAndTheirDefaults() {
         JsonNode acp = ObservedCaseRenderer.sequence(ObservedCase.parse(caseLine("obs-test-101", n -> n.put("surface", "acp_error"))));
         JsonNode error = last(acp).path("payload").path("error");
         assertThat(error.path("code").asInt()).isEqualTo(-32603);
@@ -196,7 +196,7 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void aPreStartExitRendersALaunchFailure() throws Exception {
+    public void aPreStartExitRendersALaunchFailure() throws Exception {
         ObservedCase c = ObservedCase.parse(caseLine("obs-test-201", n -> {
             n.put("surface", "exit_only").put("phase", "pre_start").put("text", "spawn claude ENOENT");
             n.putObject("exit").put("code", 127).putNull("signal");
@@ -217,7 +217,7 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void otherPreStartSurfacesRenderLaunchFailedOrTheSetupErrorResponse() throws Exception {
+    public void otherPreStartSurfacesRenderLaunchFailedOrTheSetupErrorResponse() throws Exception {
         ObservedCase finalChunk = ObservedCase.parse(caseLine("obs-test-202", n -> n.put("phase", "pre_start")));
         JsonNode s1 = ObservedCaseRenderer.sequence(finalChunk);
         assertThat(sources(s1, 1)).containsExactly("lifecycle/process_start", "lifecycle/process_start");
@@ -236,13 +236,13 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void renderingIsDeterministic() {
+    public void renderingIsDeterministic() {
         ObservedCase c = ObservedCase.parse(forSurface(ObservedCase.Surface.TOOL_RESULT));
         assertThat(ObservedCaseRenderer.sequence(c).toString()).isEqualTo(ObservedCaseRenderer.sequence(c).toString());
     }
 
     @Test
-    void theParserNamesTheFieldAtFault() {
+    public void theParserNamesTheFieldAtFault() {
         assertField(n -> n.put("surface", "popup"), "surface", "unknown surface 'popup'");
         assertField(n -> n.remove("why"), "why", "missing");
         assertField(n -> n.putNull("text"), "text", "missing");
@@ -262,7 +262,7 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void windowsStatusExitCodesAreAccepted() {
+    public void windowsStatusExitCodesAreAccepted() {
         ObservedCase c = ObservedCase.parse(caseLine("obs-test-401", n -> {
             n.put("surface", "exit_only").put("phase", "pre_start");
             n.putObject("exit").put("code", 3221225781L).putNull("signal");
@@ -271,14 +271,14 @@ class ObservedCaseRendererTest {
     }
 
     @Test
-    void theSplitRuleIsTheReadmes() {
+    public void theSplitRuleIsTheReadmes() {
         for (String report : List.of("anthropics/claude-code#39745", "openai/codex#1", "https://example.com/post")) {
             String hex = sha256Hex(report).substring(0, 8);
             assertThat(ObservedCase.splitOf(report)).isEqualTo(Long.parseLong(hex, 16) % 3 == 0 ? "test" : "dev");
         }
     }
 
-    static String sha256Hex(String s) {
+    public static String sha256Hex(String s) {
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
                     .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));

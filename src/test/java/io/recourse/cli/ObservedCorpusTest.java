@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.recourse.classification.Code;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
+import io.recourse.taxonomy.Code;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -29,13 +29,13 @@ import org.junit.jupiter.api.Test;
  * code, and every case renders into frames the {@link FrameParser} accepts. Each check lists every
  * line at fault (file, line, id, why), not only the first.
  */
-class ObservedCorpusTest {
+public class ObservedCorpusTest {
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     /** One non-blank line of a case file. */
-    record Line(String file, int number, String text) {
+    public record Line(String file, int number, String text) {
         String where() {
             return file + " line " + number;
         }
@@ -44,7 +44,7 @@ class ObservedCorpusTest {
     private static final List<Line> LINES = new ArrayList<>();
 
     @BeforeAll
-    static void readEveryCaseFile() throws IOException, URISyntaxException {
+    public static void readEveryCaseFile() throws IOException, URISyntaxException {
         URL url = ObservedCorpusTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).as("the corpus/observed folder (its README at least)").isNotNull();
         try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
@@ -69,7 +69,7 @@ class ObservedCorpusTest {
     }
 
     @Test
-    void everyLineParses() {
+    public void everyLineParses() {
         List<String> problems = new ArrayList<>();
         for (Line l : LINES) {
             JsonNode n = tree(l);
@@ -87,7 +87,7 @@ class ObservedCorpusTest {
     }
 
     @Test
-    void idsAreUniqueOverAllFiles() {
+    public void idsAreUniqueOverAllFiles() {
         Map<String, String> seen = new HashMap<>();
         List<String> problems = new ArrayList<>();
         for (Line l : LINES) {
@@ -101,7 +101,7 @@ class ObservedCorpusTest {
     }
 
     @Test
-    void theSplitIsTheReadmesRule() {
+    public void theSplitIsTheReadmesRule() {
         List<String> problems = new ArrayList<>();
         for (Line l : LINES) {
             JsonNode n = tree(l);
@@ -142,7 +142,7 @@ class ObservedCorpusTest {
     }
 
     @Test
-    void expectedClassIsTheClassOfTheCodeAndNegativesHaveNone() {
+    public void expectedClassIsTheClassOfTheCodeAndNegativesHaveNone() {
         List<String> problems = new ArrayList<>();
         for (Line l : LINES) {
             JsonNode n = tree(l);
@@ -171,7 +171,7 @@ class ObservedCorpusTest {
     }
 
     @Test
-    void everyCaseRendersIntoFramesTheParserAccepts() throws IOException {
+    public void everyCaseRendersIntoFramesTheParserAccepts() throws IOException {
         FrameLines frames = new FrameLines(new FrameParser(), true);
         List<String> problems = new ArrayList<>();
         int rendered = 0;

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-class RecourseCommandTest {
+public class RecourseCommandTest {
 
     @TempDir
-    Path dir;
+    public Path dir;
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -26,7 +26,7 @@ class RecourseCommandTest {
     }
 
     @Test
-    void describe_prints_the_topology_with_its_named_nodes() {
+    public void describe_prints_the_topology_with_its_named_nodes() {
         int code = run("describe");
 
         assertThat(code).isZero();
@@ -34,7 +34,7 @@ class RecourseCommandTest {
     }
 
     @Test
-    void describe_uses_the_topic_names_of_the_config_file() throws Exception {
+    public void describe_uses_the_topic_names_of_the_config_file() throws Exception {
         Path file = dir.resolve("recourse.properties");
         Files.writeString(file, "recourse.topic.agent-frames=gw.frames\n");
 
@@ -45,7 +45,7 @@ class RecourseCommandTest {
     }
 
     @Test
-    void an_invalid_configuration_exits_2_naming_key_and_value() throws Exception {
+    public void an_invalid_configuration_exits_2_naming_key_and_value() throws Exception {
         Path file = dir.resolve("bad.properties");
         Files.writeString(file, "recourse.owner.partitions=many\n");
 
@@ -56,7 +56,7 @@ class RecourseCommandTest {
     }
 
     @Test
-    void help_lists_the_subcommands() {
+    public void help_lists_the_subcommands() {
         int code = run("--help");
 
         assertThat(code).isZero();
@@ -64,7 +64,7 @@ class RecourseCommandTest {
     }
 
     @Test
-    void version_prints_the_program_name() {
+    public void version_prints_the_program_name() {
         int code = run("--version");
 
         assertThat(code).isZero();
@@ -72,7 +72,7 @@ class RecourseCommandTest {
     }
 
     @Test
-    void no_subcommand_is_a_usage_error() {
+    public void no_subcommand_is_a_usage_error() {
         assertThat(run()).isEqualTo(2);
     }
 }

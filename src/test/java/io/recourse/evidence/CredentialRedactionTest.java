@@ -3,6 +3,8 @@ package io.recourse.evidence;
 import static io.recourse.evidence.Frames.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recourse.classification.OfflineAssembler;
+import io.recourse.classification.StubClassifier;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameSource;
 import java.util.List;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * (DESIGN §9): HTTP header values redacted by the header's name, provider and model ids
  * sanitized before they enter the turn context every output carries.
  */
-class CredentialRedactionTest {
+public class CredentialRedactionTest {
 
     private static final String OPAQUE = "Zp3xQ9wLm2";
 
@@ -25,7 +27,7 @@ class CredentialRedactionTest {
     }
 
     @Test
-    void credentialHeadersKeepTheirNameAndLoseTheirValueWhateverItsShape() {
+    public void credentialHeadersKeepTheirNameAndLoseTheirValueWhateverItsShape() {
         Signal s = http("{\"Cookie\":\"session=" + OPAQUE + "\",\"x-api-key\":\"" + OPAQUE + "\",\"Proxy-Authorization\":\"Basic "
                 + OPAQUE + "\",\"x-goog-api-key\":\"" + OPAQUE + "\",\"x-amz-security-token\":\"" + OPAQUE + "\",\"Set-Cookie\":\"a="
                 + OPAQUE + "\"}");
@@ -37,7 +39,7 @@ class CredentialRedactionTest {
     }
 
     @Test
-    void rateLimitHeadersTheCatalogueReadsKeepTheirValues() {
+    public void rateLimitHeadersTheCatalogueReadsKeepTheirValues() {
         Signal s = http("{\"retry-after\":\"3\",\"x-ratelimit-remaining-tokens\":\"0\",\"x-ratelimit-reset-tokens\":\"6m0s\","
                 + "\"anthropic-ratelimit-tokens-reset\":\"2026-06-01T12:05:00Z\",\"x-should-retry\":\"false\"}");
 
@@ -49,7 +51,7 @@ class CredentialRedactionTest {
     }
 
     @Test
-    void headerNamesAreJudgedByWholeWords() {
+    public void headerNamesAreJudgedByWholeWords() {
         assertThat(SignalExtractor.isCredentialHeader("x-api-key")).isTrue();
         assertThat(SignalExtractor.isCredentialHeader("authorization")).isTrue();
         assertThat(SignalExtractor.isCredentialHeader("x_auth_token")).isTrue();
@@ -59,7 +61,7 @@ class CredentialRedactionTest {
     }
 
     @Test
-    void aSecretInTheProviderOrModelIdNeverEntersTheTurnContext() {
+    public void aSecretInTheProviderOrModelIdNeverEntersTheTurnContext() {
         String key = "sk-proj-" + OPAQUE + "abcdefgh";
         Frame prompt = Frames.prompt(1);
         Frame leaky = new Frame(prompt.sessionId(), 1, 1, prompt.occurredAt(), prompt.source(), prompt.payload(),
@@ -79,7 +81,7 @@ class CredentialRedactionTest {
     }
 
     @Test
-    void ordinaryProviderAndModelIdsAreUnchanged() {
+    public void ordinaryProviderAndModelIdsAreUnchanged() {
         for (String id : List.of("anthropic", "gpt-5.5", "claude-sonnet-4-5@20250929", "models/gemini-2.5-pro",
                 "us.anthropic.claude-3-7-sonnet-20250219-v1:0", "openrouter/anthropic/claude-sonnet-4")) {
             assertThat(EvidenceAssembler.label(id)).isEqualTo(id);

@@ -14,6 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.recourse.classification.OfflineAssembler;
+import io.recourse.classification.StubClassifier;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameSource;
 import io.recourse.ingress.Phase;
@@ -26,7 +28,7 @@ import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-class EvidenceAssemblerTest {
+public class EvidenceAssemblerTest {
 
     private final OfflineAssembler driver = new OfflineAssembler(new StubClassifier());
 
@@ -52,7 +54,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class Ordering {
+    public class Ordering {
 
         @Test
         void signalsAreInSeqOrderWhateverTheArrivalOrder() {
@@ -102,7 +104,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class Bounds {
+    public class Bounds {
 
         @Test
         void atMost32SignalsAreKeptAndTheOldestErrorPositionSignalsGoFirst() {
@@ -175,7 +177,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class Sanitizing {
+    public class Sanitizing {
 
         @Test
         void keptValuesPassThroughTheSanitizerAndAreBounded() {
@@ -223,7 +225,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class EffectFlags {
+    public class EffectFlags {
 
         @Test
         void aThoughtChunkBeforeTheTerminalFrameIsAssistantOutput() {
@@ -329,7 +331,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class Closing {
+    public class Closing {
 
         @Test
         void aPromptResultClosesTheTurnWithItsStopReason() {
@@ -412,7 +414,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class LaunchFailures {
+    public class LaunchFailures {
 
         private Frame dispatched(long seq) {
             return frame(seq, FrameSource.LIFECYCLE, "{\"event\":\"prompt_dispatched\"}").phase(Phase.PROCESS_START)
@@ -468,7 +470,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class LateFrames {
+    public class LateFrames {
 
         @Test
         void aFrameAfterCloseIsCountedAndNeverEmitsOrReopens() {
@@ -505,7 +507,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class GenerationZero {
+    public class GenerationZero {
 
         @Test
         void generationZeroFramesAreDroppedWithoutState() {
@@ -532,7 +534,7 @@ class EvidenceAssemblerTest {
     }
 
     @Nested
-    class SessionEvents {
+    public class SessionEvents {
 
         @Test
         void turnStartedCarriesTheDigestOfTheCanonicalPrompt() {
@@ -617,7 +619,7 @@ class EvidenceAssemblerTest {
     }
 
     @Test
-    void theTurnStateSurvivesAJsonRoundTrip() throws Exception {
+    public void theTurnStateSurvivesAJsonRoundTrip() throws Exception {
         feed(prompt(1), thought(2, "t"), chunk(3, "c"), toolCall(4), stderr(5, "s"), codexMarker(6), error(7, "e"));
         TurnState state = driver.turns().get("s1/1");
         ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule());
@@ -630,7 +632,7 @@ class EvidenceAssemblerTest {
     }
 
     @Test
-    void theTurnStoreEntryRecordsAppendTimesAndCounts() {
+    public void theTurnStoreEntryRecordsAppendTimesAndCounts() {
         driver.accept(prompt(1), Frames.T0.plusSeconds(10));
         driver.accept(stderr(2, "x"), Frames.T0.plusSeconds(5));
         driver.accept(stderr(3, "y"), Frames.T0.plusSeconds(20));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.recourse.classification.OfflineAssembler;
+import io.recourse.classification.StubClassifier;
 import io.recourse.ingress.Frame;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,7 +24,7 @@ import org.quicktheories.generators.Generate;
  * precede it by seq (a frame arriving after the close is late by definition); frames of
  * generation 0 and frames after the terminal frame by seq may arrive anywhere.
  */
-class EvidenceOrderProperties {
+public class EvidenceOrderProperties {
 
     /** Fixed so a failure reproduces on every machine; change it to explore other orders. */
     private static final long SEED = 0x4F52_4445_0004L;
@@ -30,7 +32,7 @@ class EvidenceOrderProperties {
     private static final List<SequenceCorpus.Line> LINES = SequenceCorpus.lines();
 
     @Test
-    void theEvidenceAndOutcomeOfATurnAreIndependentOfArrivalOrder() {
+    public void theEvidenceAndOutcomeOfATurnAreIndependentOfArrivalOrder() {
         theory(200).forAll(Generate.pick(LINES), longs().all()).checkAssert((line, seed) -> {
             OfflineAssembler inOrder = run(line.frames());
 
@@ -44,7 +46,7 @@ class EvidenceOrderProperties {
     }
 
     @Test
-    void interleavedSessionsGiveTheSameOutcomesAsEachSessionAlone() {
+    public void interleavedSessionsGiveTheSameOutcomesAsEachSessionAlone() {
         theory(25).forAll(longs().all()).checkAssert(this::interleavedOrderGivesTheSameOutcomes);
     }
 

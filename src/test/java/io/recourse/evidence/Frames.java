@@ -10,10 +10,10 @@ import io.recourse.ingress.PromptOrigin;
 import java.time.Instant;
 
 /** Builds frames for tests: session {@code s1}, agent {@code codex-acp}, concrete profile, time base 2026-06-01T12:00:00Z + seq seconds. */
-final class Frames {
+public final class Frames {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
-    static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+    public static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
 
     private String sessionId = "s1";
     private int generation = 1;
@@ -30,12 +30,12 @@ final class Frames {
     private boolean resumeGuarantee;
 
     /** Ordinary prose of exactly {@code chars} characters (not a token-like run a sanitizer would redact). */
-    static String prose(int chars) {
+    public static String prose(int chars) {
         String words = "the quick brown fox jumps over the lazy dog ";
         return words.repeat(chars / words.length() + 1).substring(0, chars);
     }
 
-    static JsonNode json(String text) {
+    public static JsonNode json(String text) {
         try {
             return MAPPER.readTree(text);
         } catch (Exception e) {
@@ -43,7 +43,7 @@ final class Frames {
         }
     }
 
-    static Frames frame(long seq, FrameSource source, String payload) {
+    public static Frames frame(long seq, FrameSource source, String payload) {
         Frames f = new Frames();
         f.seq = seq;
         f.source = source;
@@ -51,110 +51,110 @@ final class Frames {
         return f;
     }
 
-    static Frame prompt(long seq) {
+    public static Frame prompt(long seq) {
         return frame(seq, FrameSource.ACP_REQUEST,
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"a\",\"prompt\":[{\"type\":\"text\",\"text\":\"hi\"}]}}")
                 .phase(Phase.PROMPT_SEND).origin(PromptOrigin.USER).build();
     }
 
-    static Frame chunk(long seq, String text) {
+    public static Frame chunk(long seq, String text) {
         return update(seq, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":"
                 + MAPPER.valueToTree(text) + "}}");
     }
 
-    static Frame thought(long seq, String text) {
+    public static Frame thought(long seq, String text) {
         return update(seq, "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":"
                 + MAPPER.valueToTree(text) + "}}");
     }
 
-    static Frame toolCall(long seq) {
+    public static Frame toolCall(long seq) {
         return update(seq, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"ls\",\"status\":\"pending\"}");
     }
 
-    static Frame update(long seq, String update) {
+    public static Frame update(long seq, String update) {
         return frame(seq, FrameSource.ACP_UPDATE,
                 "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"a\",\"update\":" + update + "}}").build();
     }
 
-    static Frame codexMarker(long seq) {
+    public static Frame codexMarker(long seq) {
         return update(seq, "{\"sessionUpdate\":\"session_info_update\",\"_meta\":{\"codex\":{\"threadStatus\":{\"type\":\"systemError\"}}}}");
     }
 
-    static Frame endTurn(long seq) {
+    public static Frame endTurn(long seq) {
         return result(seq, "end_turn");
     }
 
-    static Frame result(long seq, String stopReason) {
+    public static Frame result(long seq, String stopReason) {
         return frame(seq, FrameSource.ACP_RESPONSE, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"stopReason\":\"" + stopReason + "\"}}").build();
     }
 
-    static Frame error(long seq, String message) {
+    public static Frame error(long seq, String message) {
         return frame(seq, FrameSource.ACP_ERROR, "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32603,\"message\":"
                 + MAPPER.valueToTree(message) + "}}").build();
     }
 
-    static Frame stderr(long seq, String line) {
+    public static Frame stderr(long seq, String line) {
         return frame(seq, FrameSource.STDERR, "{\"line\":" + MAPPER.valueToTree(line) + "}").build();
     }
 
-    static Frame lifecycle(long seq, String event) {
+    public static Frame lifecycle(long seq, String event) {
         return frame(seq, FrameSource.LIFECYCLE, "{\"event\":\"" + event + "\"}").build();
     }
 
-    Frames generation(int g) {
+    public Frames generation(int g) {
         generation = g;
         return this;
     }
 
-    Frames session(String id) {
+    public Frames session(String id) {
         sessionId = id;
         return this;
     }
 
-    Frames phase(Phase p) {
+    public Frames phase(Phase p) {
         phase = p;
         return this;
     }
 
-    Frames origin(PromptOrigin o) {
+    public Frames origin(PromptOrigin o) {
         origin = o;
         return this;
     }
 
-    Frames command(String id, Integer retryOfGeneration) {
+    public Frames command(String id, Integer retryOfGeneration) {
         commandId = id;
         retryOf = retryOfGeneration;
         return this;
     }
 
-    Frames agentType(String type) {
+    public Frames agentType(String type) {
         agentType = type;
         return this;
     }
 
-    Frames promptDigest(String digest) {
+    public Frames promptDigest(String digest) {
         promptDigest = digest;
         return this;
     }
 
-    Frames turnConfig(String json) {
+    public Frames turnConfig(String json) {
         turnConfig = json(json);
         return this;
     }
 
-    Frames resumeGuarantee() {
+    public Frames resumeGuarantee() {
         resumeGuarantee = true;
         return this;
     }
 
-    Frame build() {
+    public Frame build() {
         return new Frame(sessionId, generation, seq, T0.plusSeconds(seq), source, payload, agentType, "openai", "gpt-5.5",
                 ProfileKind.CONCRETE, null, null, null, null, null, phase, origin, commandId, retryOf, promptDigest, turnConfig,
                 resumeGuarantee);
     }
 
     /** A frame moved to another session/generation. */
-    static Frame in(Frame f, String sessionId, int generation) {
+    public static Frame in(Frame f, String sessionId, int generation) {
         return new Frame(sessionId, generation, f.seq(), f.occurredAt(), f.source(), f.payload(), f.agentType(), f.providerId(),
                 f.modelId(), f.profileKind(), f.workspaceId(), f.runId(), f.executionProfileId(), f.taskId(), f.agentProfileId(),
                 f.phase(), f.promptOrigin(), f.commandId(), f.retryOfGeneration(), f.promptDigest(), f.turnConfig(),
@@ -162,7 +162,7 @@ final class Frames {
     }
 
     /** A frame with another phase. */
-    static Frame withPhase(Frame f, Phase phase) {
+    public static Frame withPhase(Frame f, Phase phase) {
         return new Frame(f.sessionId(), f.promptGeneration(), f.seq(), f.occurredAt(), f.source(), f.payload(), f.agentType(),
                 f.providerId(), f.modelId(), f.profileKind(), f.workspaceId(), f.runId(), f.executionProfileId(), f.taskId(),
                 f.agentProfileId(), phase, f.promptOrigin(), f.commandId(), f.retryOfGeneration(), f.promptDigest(),

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class PromptDigestTest {
+public class PromptDigestTest {
 
     @Test
-    void theCanonicalFormMatchesTheRfc8785Example() {
+    public void theCanonicalFormMatchesTheRfc8785Example() {
         String input = "{\"numbers\": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],"
                 + " \"string\": \"\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\\"\\/\", \"literals\": [null, true, false]}";
 
@@ -22,19 +22,19 @@ class PromptDigestTest {
     }
 
     @Test
-    void objectMembersAreSortedAndWhitespaceIsRemoved() {
+    public void objectMembersAreSortedAndWhitespaceIsRemoved() {
         assertThat(PromptDigest.canonical(Frames.json("{ \"b\" : [ 1 , {\"z\":1,\"a\":2} ], \"a\" : \"x\" }")))
                 .isEqualTo("{\"a\":\"x\",\"b\":[1,{\"a\":2,\"z\":1}]}");
     }
 
     @ParameterizedTest
     @CsvSource({"100,100", "1e21,1e+21", "1e20,100000000000000000000", "0.000001,0.000001", "1e-7,1e-7", "-0.5,-0.5", "-0,0", "1.50,1.5"})
-    void numbersUseTheEcmaScriptForm(String json, String canonical) {
+    public void numbersUseTheEcmaScriptForm(String json, String canonical) {
         assertThat(PromptDigest.canonical(Frames.json(json))).isEqualTo(canonical);
     }
 
     @Test
-    void theDigestIsLowerCaseHexSha256OfTheCanonicalUtf8() throws Exception {
+    public void theDigestIsLowerCaseHexSha256OfTheCanonicalUtf8() throws Exception {
         String canonical = "[{\"text\":\"hé\",\"type\":\"text\"}]";
         String expected = HexFormat.of().formatHex(
                 MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
@@ -43,13 +43,13 @@ class PromptDigestTest {
     }
 
     @Test
-    void equalPromptsWithDifferentMemberOrderHaveTheSameDigest() {
+    public void equalPromptsWithDifferentMemberOrderHaveTheSameDigest() {
         assertThat(PromptDigest.digest(Frames.json("{\"a\":1,\"b\":[true]}")))
                 .isEqualTo(PromptDigest.digest(Frames.json("{\"b\":[true],\"a\":1.0}")));
     }
 
     @Test
-    void anAbsentValueHasNoDigest() {
+    public void anAbsentValueHasNoDigest() {
         assertThat(PromptDigest.digest(null)).isNull();
     }
 }

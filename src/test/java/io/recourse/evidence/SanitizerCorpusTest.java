@@ -23,17 +23,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every line of the shared {@code corpus/redaction.jsonl} and of our own {@code redaction-extra.jsonl}
  * (the gaps an outside attack found, {@code origin: "attack"}; DESIGN §9), named by its id.
  */
-class SanitizerCorpusTest {
+public class SanitizerCorpusTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CORPUS = "/corpus/redaction.jsonl";
     private static final String EXTRA = "/redaction-extra.jsonl";
 
-    static Stream<Arguments> redactionLines() throws IOException {
+    public static Stream<Arguments> redactionLines() throws IOException {
         return Stream.concat(lines(CORPUS).stream(), lines(EXTRA).stream());
     }
 
-    static List<Arguments> lines(String resource) throws IOException {
+    public static List<Arguments> lines(String resource) throws IOException {
         List<Arguments> lines = new ArrayList<>();
         try (InputStream in = Objects.requireNonNull(SanitizerCorpusTest.class.getResourceAsStream(resource));
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
@@ -49,12 +49,12 @@ class SanitizerCorpusTest {
     }
 
     @Test
-    void theCorpusHoldsEveryRedactionLine() throws IOException {
+    public void theCorpusHoldsEveryRedactionLine() throws IOException {
         assertThat(lines(CORPUS)).hasSize(76);
     }
 
     @Test
-    void everyExtraLineComesFromTheAttack() throws IOException {
+    public void everyExtraLineComesFromTheAttack() throws IOException {
         assertThat(lines(EXTRA)).hasSizeGreaterThanOrEqualTo(17)
                 .allSatisfy(a -> assertThat(((JsonNode) ((Named<?>) a.get()[0]).getPayload()).get("origin").asText())
                         .isEqualTo("attack"));
@@ -62,7 +62,7 @@ class SanitizerCorpusTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("redactionLines")
-    void sanitizedTextHoldsNoSecretAndKeepsTheContext(JsonNode line) {
+    public void sanitizedTextHoldsNoSecretAndKeepsTheContext(JsonNode line) {
         String sanitized = Sanitizer.sanitize(line.get("input").asText());
 
         for (JsonNode secret : line.get("must_not_contain")) {
@@ -75,7 +75,7 @@ class SanitizerCorpusTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("redactionLines")
-    void sanitizedTextIsAtMostFourKibibytes(JsonNode line) {
+    public void sanitizedTextIsAtMostFourKibibytes(JsonNode line) {
         String sanitized = Sanitizer.sanitize(line.get("input").asText());
 
         assertThat(sanitized.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Sanitizer.MAX_BYTES);
@@ -83,7 +83,7 @@ class SanitizerCorpusTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("redactionLines")
-    void sanitizingTwiceGivesTheSameText(JsonNode line) {
+    public void sanitizingTwiceGivesTheSameText(JsonNode line) {
         String once = Sanitizer.sanitize(line.get("input").asText());
 
         assertThat(Sanitizer.sanitize(once)).isEqualTo(once);

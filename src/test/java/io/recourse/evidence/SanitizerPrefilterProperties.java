@@ -18,10 +18,10 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * The sanitizer's prefilters (issue 8: skip a redaction's regex when the text lacks a literal
+ * The sanitizer's prefilters (skip a redaction's regex when the text lacks a literal
  * every match contains) never change a result: with and without them, {@code sanitize} agrees.
  */
-class SanitizerPrefilterProperties {
+public class SanitizerPrefilterProperties {
 
     private static final long SEED = 0x5A41_7153_0008L;
 
@@ -46,19 +46,19 @@ class SanitizerPrefilterProperties {
     }
 
     @Test
-    void prefiltersNeverChangeTheResultOnSecretLikeText() {
+    public void prefiltersNeverChangeTheResultOnSecretLikeText() {
         theory(3000).forAll(fragments(0, 40)).checkAssert(text ->
                 assertThat(Sanitizer.sanitize(text, true)).isEqualTo(Sanitizer.sanitize(text, false)));
     }
 
     @Test
-    void prefiltersNeverChangeTheResultOnArbitraryText() {
+    public void prefiltersNeverChangeTheResultOnArbitraryText() {
         theory(1000).forAll(strings().allPossible().ofLengthBetween(0, 300)).checkAssert(text ->
                 assertThat(Sanitizer.sanitize(text, true)).isEqualTo(Sanitizer.sanitize(text, false)));
     }
 
     @Test
-    void prefiltersNeverChangeTheResultOnAnyRedactionCorpusLine() throws IOException {
+    public void prefiltersNeverChangeTheResultOnAnyRedactionCorpusLine() throws IOException {
         ObjectMapper json = new ObjectMapper();
         for (String file : new String[] {"/corpus/redaction.jsonl", "/redaction-extra.jsonl"}) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(

@@ -16,7 +16,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /** Properties of {@link Sanitizer#sanitize(String)}: idempotent, bounded, fast (DESIGN §9). */
-class SanitizerProperties {
+public class SanitizerProperties {
 
     /** Fixed so a failure reproduces on every machine; change it to explore other inputs. */
     private static final long SEED = 0x5A41_7153_0001L;
@@ -40,7 +40,7 @@ class SanitizerProperties {
             "Bearer ", "eyJa.", "=", "token: ", "Authorization: ", "C:\\Users\\", "x", "0", "ses_1");
 
     @Test
-    void sanitizingIsIdempotentForArbitraryStrings() {
+    public void sanitizingIsIdempotentForArbitraryStrings() {
         theory(500).forAll(strings().allPossible().ofLengthBetween(0, 300)).checkAssert(text -> {
             String once = Sanitizer.sanitize(text);
 
@@ -49,7 +49,7 @@ class SanitizerProperties {
     }
 
     @Test
-    void sanitizedTextIsAtMostFourKibibytesForArbitraryStrings() {
+    public void sanitizedTextIsAtMostFourKibibytesForArbitraryStrings() {
         theory(200).forAll(strings().allPossible().ofLengthBetween(0, 9000)).checkAssert(text -> {
             String sanitized = Sanitizer.sanitize(text);
 
@@ -59,7 +59,7 @@ class SanitizerProperties {
     }
 
     @Test
-    void sanitizingIsIdempotentForSecretLikeText() {
+    public void sanitizingIsIdempotentForSecretLikeText() {
         theory(1000).forAll(secretLike(0, 30)).checkAssert(text -> {
             String once = Sanitizer.sanitize(text);
 
@@ -68,7 +68,7 @@ class SanitizerProperties {
     }
 
     @Test
-    void sanitizedSecretLikeTextIsBounded() {
+    public void sanitizedSecretLikeTextIsBounded() {
         theory(100).forAll(secretLike(200, 2000)).checkAssert(text -> {
             String sanitized = Sanitizer.sanitize(text);
 
@@ -78,7 +78,7 @@ class SanitizerProperties {
     }
 
     @Test
-    void adversarialHundredKilobyteInputsSanitizeInBoundedTime() {
+    public void adversarialHundredKilobyteInputsSanitizeInBoundedTime() {
         theory(20).forAll(adversarial()).checkAssert(text -> {
             // Generous bound, far above the ~tens of milliseconds this takes: catastrophic
             // backtracking on 100 KB would take hours, so a slow shared machine cannot fail this.

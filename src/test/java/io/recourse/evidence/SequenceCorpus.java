@@ -12,12 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads {@code corpus/sequences.jsonl} (every line) into parsed frames and expectations. */
-final class SequenceCorpus {
+public final class SequenceCorpus {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** One corpus line: its name, its frames parsed by {@link FrameParser}, and {@code expected}. */
-    record Line(String name, List<Frame> frames, JsonNode expected) {
+    public record Line(String name, List<Frame> frames, JsonNode expected) {
 
         String expectedOutcome() {
             return expected.path("outcome").asText();
@@ -36,7 +36,7 @@ final class SequenceCorpus {
     private SequenceCorpus() {
     }
 
-    static List<Line> lines() {
+    public static List<Line> lines() {
         try (InputStream in = SequenceCorpus.class.getResourceAsStream("/corpus/sequences.jsonl")) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             List<Line> lines = new ArrayList<>();

@@ -2,6 +2,8 @@ package io.recourse.evidence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recourse.classification.OfflineAssembler;
+import io.recourse.classification.StubClassifier;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameSource;
 import java.util.List;
@@ -14,15 +16,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * turn, with {@link StubClassifier} deciding failed vs completed. Codes, classes and hints are
  * the catalogue's and are asserted there.
  */
-class SequenceCorpusTest {
+public class SequenceCorpusTest {
 
-    static Stream<SequenceCorpus.Line> lines() {
+    public static Stream<SequenceCorpus.Line> lines() {
         return SequenceCorpus.lines().stream();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("lines")
-    void theTurnOfEveryCorpusSequenceHasTheExpectedOutcomeAndReplaySafety(SequenceCorpus.Line line) {
+    public void theTurnOfEveryCorpusSequenceHasTheExpectedOutcomeAndReplaySafety(SequenceCorpus.Line line) {
         List<TurnOutcome> outcomes = OfflineAssembler.outcomes(line.frames(), new StubClassifier());
 
         boolean hasPromptResult = line.frames().stream().anyMatch(f -> f.promptGeneration() > 0

@@ -9,7 +9,7 @@ import io.recourse.ingress.Phase;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class SignalExtractorTest {
+public class SignalExtractorTest {
 
     private final SignalExtractor extractor = new SignalExtractor();
 
@@ -18,7 +18,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void anAcpErrorBecomesAnErrorSignalWithDecimalCodeMessageAndCompactData() {
+    public void anAcpErrorBecomesAnErrorSignalWithDecimalCodeMessageAndCompactData() {
         Signal s = signal(frame(3, FrameSource.ACP_ERROR,
                 "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":-32603,\"message\":\"Internal error\",\"data\":{\"message\":\"at capacity\", \"info\": 1}}}").build());
 
@@ -30,14 +30,14 @@ class SignalExtractorTest {
     }
 
     @Test
-    void errorDataThatIsAJsonStringIsKeptAsTheStringItself() {
+    public void errorDataThatIsAJsonStringIsKeptAsTheStringItself() {
         Signal s = signal(frame(3, FrameSource.ACP_ERROR, "{\"id\":5,\"error\":{\"code\":1,\"message\":\"m\",\"data\":\"plain text\"}}").build());
 
         assertThat(s.field("data")).isEqualTo("plain text");
     }
 
     @Test
-    void anErrorResponseBecomesAnErrorSignal() {
+    public void anErrorResponseBecomesAnErrorSignal() {
         Signal s = signal(frame(3, FrameSource.ACP_RESPONSE, "{\"id\":5,\"error\":{\"code\":-32000,\"message\":\"Authentication required\"}}").build());
 
         assertThat(s.kind()).isEqualTo(SignalKind.ERROR);
@@ -45,7 +45,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aPromptResultBecomesAStopSignal() {
+    public void aPromptResultBecomesAStopSignal() {
         Signal s = signal(frame(4, FrameSource.ACP_RESPONSE,
                 "{\"id\":5,\"result\":{\"stopReason\":\"end_turn\",\"usage\":{\"totalTokens\":3},\"_meta\":{\"quota\":{}}}}").build());
 
@@ -54,7 +54,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aPromptResultReportingASessionFailureCarriesTheFailureMetadata() {
+    public void aPromptResultReportingASessionFailureCarriesTheFailureMetadata() {
         Signal s = signal(frame(4, FrameSource.ACP_RESPONSE,
                 "{\"id\":5,\"result\":{\"stopReason\":\"end_turn\",\"_meta\":{\"quota\":{\"n\":1},\"jetbrains\":{\"air\":{\"sessionFailure\":{\"title\":\"Selected model is at capacity.\"}}}}}}").build());
 
@@ -63,12 +63,12 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aResultWithoutStopReasonIsNoSignal() {
+    public void aResultWithoutStopReasonIsNoSignal() {
         assertThat(extractor.extract(frame(4, FrameSource.ACP_RESPONSE, "{\"id\":1,\"result\":{\"protocolVersion\":1}}").build())).isEmpty();
     }
 
     @Test
-    void aCodexSystemErrorMarkerBecomesAnUpdateMetaSignal() {
+    public void aCodexSystemErrorMarkerBecomesAnUpdateMetaSignal() {
         Signal s = signal(Frames.codexMarker(2));
 
         assertThat(s.kind()).isEqualTo(SignalKind.UPDATE_META);
@@ -78,7 +78,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aCodexReconnectErrorUpdateBecomesAnUpdateMetaSignal() {
+    public void aCodexReconnectErrorUpdateBecomesAnUpdateMetaSignal() {
         Signal s = signal(Frames.update(2, "{\"sessionUpdate\":\"session_info_update\",\"_meta\":{\"codex\":{\"error\":{\"message\":\"Reconnecting... 1/5\"}}}}"));
 
         assertThat(s.kind()).isEqualTo(SignalKind.UPDATE_META);
@@ -86,13 +86,13 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aCompletedThreadStatusIsNoSignal() {
+    public void aCompletedThreadStatusIsNoSignal() {
         assertThat(extractor.extract(Frames.update(2,
                 "{\"sessionUpdate\":\"session_info_update\",\"_meta\":{\"threadStatus\":{\"type\":\"completed\"}}}"))).isEmpty();
     }
 
     @Test
-    void ordinaryChunksAndToolCallsAreNoSignals() {
+    public void ordinaryChunksAndToolCallsAreNoSignals() {
         assertThat(extractor.extract(Frames.chunk(2, "API Error: 529 overloaded"))).isEmpty();
         assertThat(extractor.extract(Frames.thought(3, "thinking"))).isEmpty();
         assertThat(extractor.extract(Frames.toolCall(4))).isEmpty();
@@ -101,7 +101,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aStderrLineBecomesAStderrSignal() {
+    public void aStderrLineBecomesAStderrSignal() {
         Signal s = signal(Frames.stderr(2, "ERROR codex: boom"));
 
         assertThat(s.kind()).isEqualTo(SignalKind.STDERR);
@@ -109,7 +109,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void anExitBecomesAnExitSignalWithoutNullFields() {
+    public void anExitBecomesAnExitSignalWithoutNullFields() {
         Signal killed = signal(frame(2, FrameSource.EXIT, "{\"code\":null,\"signal\":\"SIGKILL\"}").build());
         Signal exited = signal(frame(3, FrameSource.EXIT, "{\"code\":127,\"signal\":null}").build());
 
@@ -118,7 +118,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void httpMetadataBecomesAnHttpSignalWithLowerCaseHeaderFields() {
+    public void httpMetadataBecomesAnHttpSignalWithLowerCaseHeaderFields() {
         Signal s = signal(frame(2, FrameSource.HTTP,
                 "{\"status\":429,\"headers\":{\"Retry-After\":\"37\",\"x-request-id\":\"r1\"},\"body\":{\"error\":{\"type\":\"rate_limit_error\"}}}").build());
 
@@ -129,7 +129,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void httpHeaderNamesThatHoldSecretsOrOddCharactersAreDroppedWithTheirValues() {
+    public void httpHeaderNamesThatHoldSecretsOrOddCharactersAreDroppedWithTheirValues() {
         Signal s = signal(frame(2, FrameSource.HTTP,
                 "{\"status\":429,\"headers\":{\"Retry-After\":\"37\",\"sk-proj-AbCdEf0123456789GhIjKlMn\":\"1\","
                         + "\"x-alice@example.com\":\"2\",\"x y\":\"3\"}}").build());
@@ -138,7 +138,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void atMostThirtyTwoHttpHeadersAreKept() {
+    public void atMostThirtyTwoHttpHeadersAreKept() {
         StringBuilder headers = new StringBuilder();
         for (int i = 0; i < 200; i++) {
             headers.append(i == 0 ? "" : ",").append("\"x-h").append(i).append("\":\"v\"");
@@ -149,13 +149,13 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aTextHttpBodyIsKeptAsText() {
+    public void aTextHttpBodyIsKeptAsText() {
         assertThat(signal(frame(2, FrameSource.HTTP, "{\"status\":503,\"headers\":{},\"body\":\"upstream down\"}").build()).field("body"))
                 .isEqualTo("upstream down");
     }
 
     @Test
-    void aLaunchFailureBecomesALifecycleSignalWithEventMessageAndPhase() {
+    public void aLaunchFailureBecomesALifecycleSignalWithEventMessageAndPhase() {
         Signal s = signal(frame(2, FrameSource.LIFECYCLE, "{\"event\":\"launch_failed\",\"phase\":\"auth_check\",\"message\":\"not logged in\"}")
                 .phase(Phase.AUTH_CHECK).build());
 
@@ -164,21 +164,21 @@ class SignalExtractorTest {
     }
 
     @Test
-    void anAbandonedTurnBecomesALifecycleSignalWithItsEventOnly() {
+    public void anAbandonedTurnBecomesALifecycleSignalWithItsEventOnly() {
         Signal s = signal(frame(5, FrameSource.LIFECYCLE, "{\"event\":\"turn_abandoned\",\"reason\":\"prompt_timeout\"}").build());
 
         assertThat(s.fields()).containsExactlyEntriesOf(Map.of("event", "turn_abandoned"));
     }
 
     @Test
-    void otherLifecycleEventsAndRequestsAreNoSignals() {
+    public void otherLifecycleEventsAndRequestsAreNoSignals() {
         assertThat(extractor.extract(Frames.lifecycle(1, "prompt_dispatched"))).isEmpty();
         assertThat(extractor.extract(Frames.lifecycle(2, "process_started"))).isEmpty();
         assertThat(extractor.extract(Frames.prompt(3))).isEmpty();
     }
 
     @Test
-    void everyValueIsBoundedTo4KiB() {
+    public void everyValueIsBoundedTo4KiB() {
         Signal s = signal(Frames.stderr(2, Frames.prose(10_000)));
 
         assertThat(s.size()).isLessThanOrEqualTo(4096);
@@ -186,7 +186,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void aSignalWithManyLargeFieldsIsBoundedAsAWhole() {
+    public void aSignalWithManyLargeFieldsIsBoundedAsAWhole() {
         StringBuilder headers = new StringBuilder("{");
         for (int i = 0; i < 10; i++) {
             headers.append(i == 0 ? "" : ",").append("\"h").append(i).append("\":\"").append(Frames.prose(1000)).append("\"");
@@ -199,7 +199,7 @@ class SignalExtractorTest {
     }
 
     @Test
-    void cuttingNeverSplitsAMultiByteCharacter() {
+    public void cuttingNeverSplitsAMultiByteCharacter() {
         Signal s = new SignalExtractor(64).extract(Frames.stderr(2, "é".repeat(100))).orElseThrow();
 
         assertThat(s.field("line")).matches("é+");

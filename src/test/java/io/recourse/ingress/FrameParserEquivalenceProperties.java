@@ -26,7 +26,7 @@ import org.quicktheories.QuickTheory;
 import org.quicktheories.core.Gen;
 
 /**
- * The streaming {@link FrameParser} (issue 8) gives exactly what the tree-based
+ * The streaming {@link FrameParser} gives exactly what the tree-based
  * {@link ReferenceFrameParser} gave: the same {@link Frame} (payload and turn_config compared as
  * trees and as text), or the same {@link DlqReason} with the same message — for every corpus
  * frame and for thousands of mutations of them (fields removed, wrong types, null values, huge

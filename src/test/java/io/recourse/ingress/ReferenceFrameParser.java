@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Test-only reference: the tree-based {@link FrameParser} of main before issue 8's streaming
+ * Test-only reference: the tree-based {@link FrameParser} that came before the streaming
  * rewrite (commit 865741c), kept verbatim apart from its name and three later rules (the field
  * bounds of {@link FrameParser#checkBounds}, the nesting-depth message, and RFC 3339 in full:
  * offsets to ±23:59 and leap seconds, read here with {@code LocalDateTime}), so that

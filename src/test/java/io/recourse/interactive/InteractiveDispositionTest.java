@@ -2,10 +2,10 @@ package io.recourse.interactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
 import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
@@ -20,13 +20,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Exhaustive disposition table of the interactive owner (DESIGN §6.1, seed table "Kanban
  * interactive policy"): every code × replay-safe × confidence × hint × launch/post-start.
  */
-class InteractiveDispositionTest {
+public class InteractiveDispositionTest {
 
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
     private static final String SESSION = "session/exhaustive";
 
     /** The seed's Kanban column, written out per code (independent of {@code Code.errorClass()}). */
-    enum Kanban { SHORT_RETRY, SHORT_THROTTLE_ONLY, USER_ACTION, EXISTING_TERMINAL_RECOVERY, MANUAL_RECOVERY }
+    public enum Kanban { SHORT_RETRY, SHORT_THROTTLE_ONLY, USER_ACTION, EXISTING_TERMINAL_RECOVERY, MANUAL_RECOVERY }
 
     private static final Map<String, Kanban> SEED_TABLE = Map.ofEntries(
             Map.entry("network_unavailable", Kanban.SHORT_RETRY),
@@ -50,7 +50,7 @@ class InteractiveDispositionTest {
             Map.entry("unknown_provider_error", Kanban.MANUAL_RECOVERY),
             Map.entry("agent_runtime_error", Kanban.MANUAL_RECOVERY));
 
-    enum Hint {
+    public enum Hint {
         NONE(null), WITHIN_60_S(45), BEYOND_60_S(61);
 
         final Integer seconds;
@@ -61,12 +61,12 @@ class InteractiveDispositionTest {
     }
 
     @Test
-    void theSeedTableNamesEveryCodeSoANewCodeFailsThisTest() {
+    public void theSeedTableNamesEveryCodeSoANewCodeFailsThisTest() {
         assertThat(SEED_TABLE.keySet())
                 .isEqualTo(Arrays.stream(Code.values()).map(Code::wire).collect(Collectors.toSet()));
     }
 
-    static Stream<Arguments> everyCombination() {
+    public static Stream<Arguments> everyCombination() {
         Stream.Builder<Arguments> all = Stream.builder();
         for (Code code : Code.values()) {
             for (boolean replaySafe : new boolean[] {true, false}) {
@@ -82,7 +82,7 @@ class InteractiveDispositionTest {
         return all.build();
     }
 
-    static Disposition expected(Code code, boolean replaySafe, Confidence confidence, Hint hint) {
+    public static Disposition expected(Code code, boolean replaySafe, Confidence confidence, Hint hint) {
         boolean gatesHold = confidence == Confidence.HIGH && replaySafe;
         return switch (SEED_TABLE.get(code.wire())) {
             case SHORT_RETRY -> gatesHold ? Disposition.AUTO_RETRY : Disposition.MANUAL;
@@ -94,7 +94,7 @@ class InteractiveDispositionTest {
 
     @ParameterizedTest(name = "{0} replay_safe={1} confidence={2} hint={3} launch={4}")
     @MethodSource("everyCombination")
-    void aFailedUserPromptGetsTheDispositionOfTheSeedTable(Code code, boolean replaySafe, Confidence confidence,
+    public void aFailedUserPromptGetsTheDispositionOfTheSeedTable(Code code, boolean replaySafe, Confidence confidence,
                                                            Hint hint, boolean launch) {
         // given: a user prompt on a concrete profile started and failed with this classification
         InteractiveRecoveryPolicy policy = new InteractiveRecoveryPolicy(InteractiveConfig.defaults(), JitterSource.fixed(0.5));
@@ -105,7 +105,7 @@ class InteractiveDispositionTest {
         TurnOutcome outcome = Turns.failed(ctx, Turns.classification(code, confidence, retryAfter), replaySafe, launch, failedAt);
 
         // when
-        Decision decision = policy.apply(state, outcome, failedAt.plusMillis(20));
+        RecoveryDecision decision = policy.apply(state, outcome, failedAt.plusMillis(20));
 
         // then
         Disposition expected = expected(code, replaySafe, confidence, hint);
@@ -113,7 +113,7 @@ class InteractiveDispositionTest {
         assertThat(decision.recoveryState().disposition()).isEqualTo(expected);
         assertThat(decision.recoveryState().code()).isEqualTo(code);
         assertThat(decision.recoveryState().errorClass()).isEqualTo(code.errorClass());
-        assertThat(decision.armTimers().stream().anyMatch(t -> t.kind() == TimerKind.RETRY))
+        assertThat(decision.armTimers().stream().anyMatch(t -> t.kind() == InteractiveTimerKind.RETRY))
                 .isEqualTo(expected == Disposition.AUTO_RETRY);
         assertThat(decision.recoveryState().status()).isEqualTo(switch (expected) {
             case AUTO_RETRY -> RecoveryStatus.SCHEDULED;

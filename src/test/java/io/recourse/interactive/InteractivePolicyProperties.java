@@ -1,6 +1,5 @@
 package io.recourse.interactive;
 
-import io.recourse.DispatchAckReason;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -8,10 +7,12 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 import static org.quicktheories.generators.SourceDSL.strings;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
 import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.TurnOutcome;
+import io.recourse.taxonomy.AckStatus;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.DispatchAckReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ import org.quicktheories.generators.Generate;
  * Properties of the interactive schedule and state machine (DESIGN §6.2, §6.3), driven by
  * QuickTheories with a fixed seed per class.
  */
-class InteractivePolicyProperties {
+public class InteractivePolicyProperties {
 
     /** Fixed so a failure reproduces on every machine; change it to explore other inputs. */
     private static final long SEED = 0x4B41_4E42_414EL;
@@ -48,7 +49,7 @@ class InteractivePolicyProperties {
     // ------------------------------------------------------------------ schedule arithmetic
 
     @Test
-    void jitteredDelaysStayWithinTwentyPercentOfNominal() {
+    public void jitteredDelaysStayWithinTwentyPercentOfNominal() {
         theory(1000).forAll(sessionIds(), integers().between(1, 100_000), integers().between(1, 5))
                 .checkAssert((session, chainStart, attempt) -> {
                     long nominal = CONFIG.nominalDelay(attempt).toMillis();
@@ -61,7 +62,7 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void aRetryAfterHintIsALowerBoundAndNeverShortensTheJitteredDelay() {
+    public void aRetryAfterHintIsALowerBoundAndNeverShortensTheJitteredDelay() {
         theory(1000).forAll(sessionIds(), integers().between(1, 100_000), integers().between(1, 5),
                         integers().between(-120_000, 120_000))
                 .checkAssert((session, chainStart, attempt, hintOffsetMillis) -> {
@@ -78,7 +79,7 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void theSameFailureGivesTheSameRetryAt() {
+    public void theSameFailureGivesTheSameRetryAt() {
         theory(300).forAll(sessionIds(), integers().between(1, 1000), integers().between(0, 299_999))
                 .checkAssert((session, generation, lagMillis) -> {
                     Instant failedAt = T0.plusSeconds(generation);
@@ -99,7 +100,7 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void timerKeysRoundTripAndSortLikeTheirEntries() {
+    public void timerKeysRoundTripAndSortLikeTheirEntries() {
         theory(2000).forAll(timerEntries(), timerEntries()).checkAssert((a, b) -> {
             byte[] ka = TimerKey.encode(a);
             byte[] kb = TimerKey.encode(b);
@@ -117,16 +118,16 @@ class InteractivePolicyProperties {
         Gen<Instant> instants = Generate.oneOf(
                 longs().between(0, 4_102_444_800_000L),
                 Generate.pick(List.of(0L, 127L, 128L, 255L, 256L, 1L << 40))).map(Instant::ofEpochMilli);
-        return Generate.enumValues(TimerKind.class).zip(instants, sessions, (k, t, s) -> new TimerEntry(k, t, s));
+        return Generate.enumValues(InteractiveTimerKind.class).zip(instants, sessions, (k, t, s) -> new TimerEntry(k, t, s));
     }
 
     // ------------------------------------------------------------------ arbitrary event sequences
 
     /** One step of an arbitrary session history; {@code a} and {@code b} parameterize it. */
-    record Step(Kind kind, int a, int b) {
+    public record Step(Kind kind, int a, int b) {
     }
 
-    enum Kind {
+    public enum Kind {
         USER_PROMPT_FAILS, USER_PROMPT_COMPLETES, NEW_PROMPT_STARTS, RETRY_STARTS, RETRY_FAILS, RETRY_COMPLETES,
         RETRY_EXPIRES, ACK_DISPATCHED, ACK_FAILED, ACK_FOR_OLD_COMMAND, CONTROL, ADVANCE, RESTART, STALE_OUTCOME,
         DUPLICATE_OUTCOME, SESSION_STOPPED, NEXT_TIMER, USER_PROMPT_FAILS_WHEN_IDLE
@@ -199,7 +200,7 @@ class InteractivePolicyProperties {
                 }
                 case ACK_DISPATCHED, ACK_FAILED -> {
                     if (pending != null) {
-                        d.apply(new KanbanDispatchAck(pending.commandId(),
+                        d.apply(new InteractiveDispatchAck(pending.commandId(),
                                 s.kind() == Kind.ACK_DISPATCHED ? AckStatus.DISPATCHED : AckStatus.FAILED,
                                 s.a() % 2 == 0 ? DispatchAckReason.SUPERSEDED : DispatchAckReason.DISPATCH_FAILED, session, nextGeneration, d.now));
                     }
@@ -207,7 +208,7 @@ class InteractivePolicyProperties {
                 case ACK_FOR_OLD_COMMAND -> {
                     if (d.commands.size() > 1) {
                         RetryCommand old = d.commands.get(s.a() % (d.commands.size() - 1));
-                        d.apply(new KanbanDispatchAck(old.commandId(), AckStatus.DISPATCHED, null, session, 1, d.now));
+                        d.apply(new InteractiveDispatchAck(old.commandId(), AckStatus.DISPATCHED, null, session, 1, d.now));
                     }
                 }
                 case CONTROL -> {
@@ -219,8 +220,8 @@ class InteractivePolicyProperties {
                 case ADVANCE -> d.advanceBy(Duration.ofMillis(s.a() * 150L));
                 case NEXT_TIMER -> {
                     // the dispatcher usually answers before its timeout
-                    TimerKind first = d.timers.isEmpty() ? TimerKind.SESSION_EXPIRY : d.timers.first().kind();
-                    if (first == TimerKind.RETRY || (first == TimerKind.DISPATCH_TIMEOUT && s.a() % 4 == 0)) {
+                    InteractiveTimerKind first = d.timers.isEmpty() ? InteractiveTimerKind.SESSION_EXPIRY : d.timers.first().kind();
+                    if (first == InteractiveTimerKind.RETRY || (first == InteractiveTimerKind.DISPATCH_TIMEOUT && s.a() % 4 == 0)) {
                         d.advanceTo(d.timers.first().dueAt());
                     }
                 }
@@ -251,7 +252,7 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void neverTwoRetryCommandsForOneAttemptOfAChain() {
+    public void neverTwoRetryCommandsForOneAttemptOfAChain() {
         theory(1000).forAll(histories()).checkAssert(steps -> {
             SessionDriver d = play(steps, new InteractiveRecoveryPolicy(CONFIG, JitterSource.hashed()));
 
@@ -266,7 +267,7 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void attemptsNeverExceedTheBudget() {
+    public void attemptsNeverExceedTheBudget() {
         theory(500).forAll(histories()).checkAssert(steps -> {
             SessionDriver d = play(steps, new InteractiveRecoveryPolicy(CONFIG, JitterSource.hashed()));
 
@@ -280,22 +281,22 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void theSameHistoryGivesTheSameDecisions() {
+    public void theSameHistoryGivesTheSameDecisions() {
         theory(100).forAll(histories()).checkAssert(steps -> {
-            List<Decision> first = new ArrayList<>(play(steps, InteractiveRecoveryPolicy.defaults()).decisions);
-            List<Decision> second = new ArrayList<>(play(steps, InteractiveRecoveryPolicy.defaults()).decisions);
+            List<RecoveryDecision> first = new ArrayList<>(play(steps, InteractiveRecoveryPolicy.defaults()).decisions);
+            List<RecoveryDecision> second = new ArrayList<>(play(steps, InteractiveRecoveryPolicy.defaults()).decisions);
 
             assertThat(second).isEqualTo(first);
         });
     }
 
     @Test
-    void aUiNeverSeesACountdownWithoutAnArmedTimer() {
+    public void aUiNeverSeesACountdownWithoutAnArmedTimer() {
         theory(300).forAll(histories()).checkAssert(steps -> {
             SessionDriver d = play(steps, new InteractiveRecoveryPolicy(CONFIG, JitterSource.hashed()));
 
             if (d.state != null && d.state.status() == RecoveryStatus.SCHEDULED) {
-                assertThat(d.timers).contains(new TimerEntry(TimerKind.RETRY, d.state.chain().retryAt(), d.state.sessionId()));
+                assertThat(d.timers).contains(new TimerEntry(InteractiveTimerKind.RETRY, d.state.chain().retryAt(), d.state.sessionId()));
             }
             if (!d.published.isEmpty() && d.state != null) {
                 assertThat(d.lastPublished().status()).isEqualTo(d.state.status());
@@ -304,7 +305,7 @@ class InteractivePolicyProperties {
     }
 
     @Test
-    void someHistoriesRunAChainToItsLastAttempt() {
+    public void someHistoriesRunAChainToItsLastAttempt() {
         // the properties above are only worth something if the histories reach deep chains
         TreeMap<Integer, Integer> highestAttempt = new TreeMap<>();
         theory(300).forAll(histories()).checkAssert(steps -> {

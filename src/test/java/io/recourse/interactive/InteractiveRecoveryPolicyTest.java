@@ -1,15 +1,16 @@
 package io.recourse.interactive;
 
-import io.recourse.DispatchAckReason;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
-import io.recourse.classification.ErrorClass;
 import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
+import io.recourse.taxonomy.AckStatus;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.DispatchAckReason;
+import io.recourse.taxonomy.ErrorClass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Given/when/then scenarios for every rule of DESIGN §6 and §12 items 1–4. */
-class InteractiveRecoveryPolicyTest {
+public class InteractiveRecoveryPolicyTest {
 
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
     private static final String SESSION = "workspace/session-42";
@@ -32,7 +33,7 @@ class InteractiveRecoveryPolicyTest {
     private SessionDriver session;
 
     @BeforeEach
-    void newSession() {
+    public void newSession() {
         session = new SessionDriver(policy(JitterSource.fixed(U)), T0);
     }
 
@@ -45,14 +46,14 @@ class InteractiveRecoveryPolicyTest {
     }
 
     /** A user prompt of generation g starts now and fails one second later with {@code code}. */
-    private Decision userPromptFails(int g, Code code) {
+    private RecoveryDecision userPromptFails(int g, Code code) {
         TurnContext ctx = Turns.user(SESSION, g);
         session.apply(Turns.started(ctx, session.now));
         session.sleepUntil(session.now.plusSeconds(1));
         return session.apply(Turns.failed(ctx, code, session.now));
     }
 
-    private Decision userPromptFails(int g, TurnOutcome outcome) {
+    private RecoveryDecision userPromptFails(int g, TurnOutcome outcome) {
         session.apply(Turns.started(outcome.context(), session.now));
         session.sleepUntil(outcome.recordedAt());
         return session.apply(outcome);
@@ -67,18 +68,18 @@ class InteractiveRecoveryPolicyTest {
     }
 
     @Nested
-    class Schedule {
+    public class Schedule {
 
         @Test
         void aHighConfidenceReplaySafeTransientFailureSchedulesAttemptOneAtTheJitteredFiveSeconds() {
-            Decision d = userPromptFails(1, Code.PROVIDER_OVERLOADED);
+            RecoveryDecision d = userPromptFails(1, Code.PROVIDER_OVERLOADED);
 
             Instant expected = session.now.plus(jittered(5, U));
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.SCHEDULED);
             assertThat(d.recoveryState().retryAt()).isEqualTo(expected);
             assertThat(d.recoveryState().attempt()).isEqualTo(1);
             assertThat(d.recoveryState().maxAttempts()).isEqualTo(5);
-            assertThat(d.armTimers()).contains(new TimerEntry(TimerKind.RETRY, expected, SESSION));
+            assertThat(d.armTimers()).contains(new TimerEntry(InteractiveTimerKind.RETRY, expected, SESSION));
             assertThat(d.commands()).as("nothing is written before retry_at").isEmpty();
         }
 
@@ -90,7 +91,7 @@ class InteractiveRecoveryPolicyTest {
                 SessionDriver s = new SessionDriver(InteractiveRecoveryPolicy.defaults(), T0);
                 TurnContext ctx = Turns.user("session-" + i, 1);
                 s.apply(Turns.started(ctx, T0));
-                Decision d = s.apply(Turns.failed(ctx, Code.MODEL_CAPACITY, T0));
+                RecoveryDecision d = s.apply(Turns.failed(ctx, Code.MODEL_CAPACITY, T0));
                 Instant retryAt = d.recoveryState().retryAt();
                 assertThat(Duration.between(T0, retryAt)).isBetween(Duration.ofMillis(4000), Duration.ofMillis(6000));
                 retryAts.add(retryAt);
@@ -105,7 +106,7 @@ class InteractiveRecoveryPolicyTest {
             TurnOutcome outcome = Turns.failed(Turns.user(SESSION, 1),
                     Turns.classification(Code.RATE_LIMITED, Confidence.HIGH, failedAt.plusSeconds(12)), true, false, failedAt);
 
-            Decision d = userPromptFails(1, outcome);
+            RecoveryDecision d = userPromptFails(1, outcome);
 
             assertThat(d.recoveryState().retryAt()).isEqualTo(failedAt.plusSeconds(12));
         }
@@ -117,14 +118,14 @@ class InteractiveRecoveryPolicyTest {
             TurnOutcome outcome = Turns.failed(Turns.user(SESSION, 1),
                     Turns.classification(Code.RATE_LIMITED, Confidence.HIGH, failedAt.plusSeconds(2)), true, false, failedAt);
 
-            Decision d = userPromptFails(1, outcome);
+            RecoveryDecision d = userPromptFails(1, outcome);
 
             assertThat(d.recoveryState().retryAt()).isEqualTo(failedAt.plus(jittered(5, U)));
         }
 
         @Test
         void rateLimitedWithoutAHintIsManual() {
-            Decision d = userPromptFails(1, Code.RATE_LIMITED);
+            RecoveryDecision d = userPromptFails(1, Code.RATE_LIMITED);
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.RATE_LIMIT_NOT_SHORT);
@@ -136,10 +137,10 @@ class InteractiveRecoveryPolicyTest {
             TurnOutcome outcome = Turns.failed(Turns.user(SESSION, 1),
                     Turns.classification(Code.RATE_LIMITED, Confidence.HIGH, failedAt.plusSeconds(61)), true, false, failedAt);
 
-            Decision d = userPromptFails(1, outcome);
+            RecoveryDecision d = userPromptFails(1, outcome);
 
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.RATE_LIMIT_NOT_SHORT);
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
@@ -147,7 +148,7 @@ class InteractiveRecoveryPolicyTest {
             TurnOutcome outcome = Turns.failed(Turns.user(SESSION, 1),
                     Turns.classification(Code.PROVIDER_OVERLOADED, Confidence.MEDIUM, null), true, false, T0.plusSeconds(1));
 
-            Decision d = userPromptFails(1, outcome);
+            RecoveryDecision d = userPromptFails(1, outcome);
 
             assertThat(d.recoveryState().disposition()).isEqualTo(Disposition.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.LOW_CONFIDENCE);
@@ -161,7 +162,7 @@ class InteractiveRecoveryPolicyTest {
             Instant recordedAt = T0.plusSeconds(1);
             session.sleepUntil(recordedAt.plus(Duration.ofMinutes(5)).plusMillis(1));
 
-            Decision d = session.apply(Turns.failedRecordedAt(ctx, Code.PROVIDER_OVERLOADED, recordedAt, recordedAt));
+            RecoveryDecision d = session.apply(Turns.failedRecordedAt(ctx, Code.PROVIDER_OVERLOADED, recordedAt, recordedAt));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.STALE_EVIDENCE);
@@ -174,14 +175,14 @@ class InteractiveRecoveryPolicyTest {
             session.apply(Turns.started(ctx, T0));
             session.sleepUntil(T0.plus(Duration.ofMinutes(5)));
 
-            Decision d = session.apply(Turns.failedRecordedAt(ctx, Code.PROVIDER_OVERLOADED, T0, T0));
+            RecoveryDecision d = session.apply(Turns.failedRecordedAt(ctx, Code.PROVIDER_OVERLOADED, T0, T0));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.SCHEDULED);
         }
     }
 
     @Nested
-    class ReplaySafety {
+    public class ReplaySafety {
 
         @Test
         void aTransientFailureAfterToolActivityIsManualWithTheClassificationShown() {
@@ -189,7 +190,7 @@ class InteractiveRecoveryPolicyTest {
             TurnOutcome outcome = Turns.failed(Turns.user(SESSION, 1),
                     Turns.classification(Code.PROVIDER_OVERLOADED, Confidence.HIGH, null), false, false, T0.plusSeconds(1));
 
-            Decision d = userPromptFails(1, outcome);
+            RecoveryDecision d = userPromptFails(1, outcome);
 
             RecoveryState shown = d.recoveryState();
             assertThat(shown.status()).isEqualTo(RecoveryStatus.MANUAL);
@@ -198,7 +199,7 @@ class InteractiveRecoveryPolicyTest {
             assertThat(shown.code()).isEqualTo(Code.PROVIDER_OVERLOADED);
             assertThat(shown.errorClass()).isEqualTo(ErrorClass.TRANSIENT);
             assertThat(shown.ruleId()).isEqualTo("rule.provider_overloaded.v1");
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
@@ -208,21 +209,21 @@ class InteractiveRecoveryPolicyTest {
                     "end_turn", true, true, true, Turns.classification(Code.NETWORK_UNAVAILABLE, Confidence.HIGH, null),
                     T0.plusSeconds(1), T0.plusSeconds(1));
 
-            Decision d = userPromptFails(1, withEffectsButResumable);
+            RecoveryDecision d = userPromptFails(1, withEffectsButResumable);
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.SCHEDULED);
         }
     }
 
     @Nested
-    class ChainStart {
+    public class ChainStart {
 
         @Test
         void aLaunchFailureOfAUserPromptStartsAChain() {
             TurnOutcome launch = Turns.failed(Turns.user(SESSION, 1),
                     Turns.classification(Code.AGENT_TRANSPORT_LOST, Confidence.HIGH, null), true, true, T0.plusSeconds(1));
 
-            Decision d = userPromptFails(1, launch);
+            RecoveryDecision d = userPromptFails(1, launch);
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.SCHEDULED);
             assertThat(session.state.chain().startGeneration()).isEqualTo(1);
@@ -232,7 +233,7 @@ class InteractiveRecoveryPolicyTest {
         void aFailedContinuationIsManualBecauseItsPromptDidNotComeFromTheUser() {
             TurnContext ctx = Turns.context(SESSION, 1, PromptOrigin.CONTINUATION, null, null, ProfileKind.CONCRETE);
 
-            Decision d = userPromptFails(1, Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0.plusSeconds(1)));
+            RecoveryDecision d = userPromptFails(1, Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0.plusSeconds(1)));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NOT_USER_PROMPT);
@@ -242,7 +243,7 @@ class InteractiveRecoveryPolicyTest {
         void aFailureWithoutAKnownPromptDigestIsManualRatherThanAnUnverifiableReplay() {
             TurnContext ctx = Turns.user(SESSION, 1);
 
-            Decision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
+            RecoveryDecision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.PROMPT_DIGEST_UNKNOWN);
@@ -253,7 +254,7 @@ class InteractiveRecoveryPolicyTest {
             TurnContext ctx = Turns.context(SESSION, 1, PromptOrigin.USER, null, null, ProfileKind.DYNAMIC);
             session.apply(Turns.started(ctx, T0));
 
-            Decision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
+            RecoveryDecision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
 
             assertThat(d.recoveryState()).isNull();
             assertThat(d.armTimers()).isEmpty();
@@ -265,7 +266,7 @@ class InteractiveRecoveryPolicyTest {
             TurnContext ctx = Turns.user(SESSION, 1);
             session.apply(Turns.started(ctx, T0));
 
-            Decision d = session.apply(Turns.completed(ctx, T0.plusSeconds(3)));
+            RecoveryDecision d = session.apply(Turns.completed(ctx, T0.plusSeconds(3)));
 
             assertThat(d.recoveryState()).isNull();
             assertThat(session.published).isEmpty();
@@ -273,7 +274,7 @@ class InteractiveRecoveryPolicyTest {
     }
 
     @Nested
-    class Chains {
+    public class Chains {
 
         @Test
         void aRetryThatKeepsFailingRunsFiveAttemptsAtNominalDelaysThenIsExhausted() {
@@ -298,7 +299,7 @@ class InteractiveRecoveryPolicyTest {
             assertThat(session.lastPublished().disposition()).isEqualTo(Disposition.MANUAL);
             assertThat(session.lastPublished().attempt()).isEqualTo(5);
             assertThat(session.commands).hasSize(5);
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
@@ -308,14 +309,14 @@ class InteractiveRecoveryPolicyTest {
             session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.PROVIDER_OVERLOADED, session.now));
             RetryCommand second = retryDispatchedAs(3);
 
-            Decision d = session.apply(Turns.completed(Turns.retry(SESSION, 3, second), session.now.plusSeconds(9)));
+            RecoveryDecision d = session.apply(Turns.completed(Turns.retry(SESSION, 3, second), session.now.plusSeconds(9)));
 
             assertThat(second.attempt()).isEqualTo(2);
             assertThat(second.expectedGeneration()).isEqualTo(2);
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.RETRY_SUCCEEDED);
             assertThat(d.recoveryState().disposition()).isEqualTo(Disposition.NONE);
-            assertThat(session.timers).noneMatch(t -> t.kind() != TimerKind.SESSION_EXPIRY);
+            assertThat(session.timers).noneMatch(t -> t.kind() != InteractiveTimerKind.SESSION_EXPIRY);
         }
 
         @Test
@@ -323,7 +324,7 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             RetryCommand first = retryDispatchedAs(2);
 
-            Decision d = session.apply(Turns.cancelled(Turns.retry(SESSION, 2, first), session.now));
+            RecoveryDecision d = session.apply(Turns.cancelled(Turns.retry(SESSION, 2, first), session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.TURN_CANCELLED);
@@ -334,7 +335,7 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             RetryCommand first = retryDispatchedAs(2);
 
-            Decision d = session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.AUTH_REQUIRED, session.now));
+            RecoveryDecision d = session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.AUTH_REQUIRED, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.USER_ACTION_REQUIRED);
@@ -346,7 +347,7 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             RetryCommand first = retryDispatchedAs(2);
 
-            Decision d = session.apply(Turns.expired(Turns.retry(SESSION, 2, first), session.now.plus(Duration.ofHours(2))));
+            RecoveryDecision d = session.apply(Turns.expired(Turns.retry(SESSION, 2, first), session.now.plus(Duration.ofHours(2))));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.OUTCOME_UNKNOWN);
@@ -358,7 +359,7 @@ class InteractiveRecoveryPolicyTest {
             session.advanceTo(session.state.chain().retryAt());
             RetryCommand first = session.lastCommand();
 
-            Decision d = session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.PROVIDER_OVERLOADED, session.now));
+            RecoveryDecision d = session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.PROVIDER_OVERLOADED, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.SCHEDULED);
             assertThat(d.recoveryState().attempt()).isEqualTo(2);
@@ -402,7 +403,7 @@ class InteractiveRecoveryPolicyTest {
     }
 
     @Nested
-    class Disarm {
+    public class Disarm {
 
         @Test
         void aNewUserPromptDuringTheCountdownDisarmsTheChainAndItsTimer() {
@@ -410,12 +411,12 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             Instant retryAt = session.state.chain().retryAt();
 
-            Decision d = session.apply(Turns.started(Turns.user(SESSION, 2), session.now.plusSeconds(2)));
+            RecoveryDecision d = session.apply(Turns.started(Turns.user(SESSION, 2), session.now.plusSeconds(2)));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NEW_PROMPT);
             assertThat(d.recoveryState().generation()).isEqualTo(2);
-            assertThat(d.cancelTimers()).containsExactly(new TimerEntry(TimerKind.RETRY, retryAt, SESSION));
+            assertThat(d.cancelTimers()).containsExactly(new TimerEntry(InteractiveTimerKind.RETRY, retryAt, SESSION));
         }
 
         @Test
@@ -423,21 +424,21 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             TurnContext continuation = Turns.context(SESSION, 2, PromptOrigin.CONTINUATION, null, null, ProfileKind.CONCRETE);
 
-            Decision d = session.apply(Turns.progressed(continuation, session.now));
+            RecoveryDecision d = session.apply(Turns.progressed(continuation, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NEW_PROMPT);
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
         void aStaleRetryTimerFiringAfterADisarmChangesNothing() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
-            TimerEntry due = new TimerEntry(TimerKind.RETRY, session.state.chain().retryAt(), SESSION);
+            TimerEntry due = new TimerEntry(InteractiveTimerKind.RETRY, session.state.chain().retryAt(), SESSION);
             session.apply(Turns.started(Turns.user(SESSION, 2), session.now));
             session.sleepUntil(due.dueAt());
 
-            Decision d = session.apply(new TimerFired(due, T0));
+            RecoveryDecision d = session.apply(new TimerFired(due, T0));
 
             assertThat(d.noop()).isTrue();
             assertThat(session.commands).isEmpty();
@@ -449,11 +450,11 @@ class InteractiveRecoveryPolicyTest {
             // DESIGN §12 item 3: disarm on model change and start fresh
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
 
-            Decision d = session.apply(new SessionControl(action, SESSION, 1, session.now));
+            RecoveryDecision d = session.apply(new SessionControl(action, SESSION, 1, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason().wire()).isEqualTo(action.wire());
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
@@ -462,30 +463,30 @@ class InteractiveRecoveryPolicyTest {
             RetryCommand first = retryDispatchedAs(2);
             session.apply(new SessionControl(ControlAction.MODEL_CHANGED, SESSION, null, session.now));
 
-            Decision d = session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.PROVIDER_OVERLOADED, session.now));
+            RecoveryDecision d = session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.PROVIDER_OVERLOADED, session.now));
 
             assertThat(session.status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NOT_USER_PROMPT);
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
         void cancelRetryCancelsTheCountdown() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
 
-            Decision d = session.apply(new SessionControl(ControlAction.CANCEL_RETRY, SESSION, 1, session.now));
+            RecoveryDecision d = session.apply(new SessionControl(ControlAction.CANCEL_RETRY, SESSION, 1, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.CANCELLED);
             assertThat(d.recoveryState().disposition()).isEqualTo(Disposition.MANUAL);
             assertThat(d.recoveryState().retryAt()).isNull();
-            assertThat(session.hasTimer(TimerKind.RETRY)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.RETRY)).isFalse();
         }
 
         @Test
         void aSessionStopDisarmsAScheduledRetry() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
 
-            Decision d = session.apply(Turns.stopped(SESSION, session.now));
+            RecoveryDecision d = session.apply(Turns.stopped(SESSION, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.SESSION_STOPPED);
@@ -497,7 +498,7 @@ class InteractiveRecoveryPolicyTest {
             RetryCommand first = retryDispatchedAs(2);
             session.apply(Turns.failed(Turns.retry(SESSION, 2, first), Code.PROVIDER_OVERLOADED, session.now));
 
-            Decision d = session.apply(new SessionControl(ControlAction.CANCEL_RETRY, SESSION, 1, session.now));
+            RecoveryDecision d = session.apply(new SessionControl(ControlAction.CANCEL_RETRY, SESSION, 1, session.now));
 
             assertThat(d.noop()).isTrue();
             assertThat(session.status()).isEqualTo(RecoveryStatus.SCHEDULED);
@@ -509,7 +510,7 @@ class InteractiveRecoveryPolicyTest {
             session.apply(Turns.started(Turns.user(SESSION, 3), session.now));
             SessionState before = session.state;
 
-            Decision d = session.apply(Turns.failed(Turns.user(SESSION, 2), Code.PROVIDER_OVERLOADED, session.now));
+            RecoveryDecision d = session.apply(Turns.failed(Turns.user(SESSION, 2), Code.PROVIDER_OVERLOADED, session.now));
 
             assertThat(d.noop()).isTrue();
             assertThat(session.state).isEqualTo(before);
@@ -522,7 +523,7 @@ class InteractiveRecoveryPolicyTest {
             session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
             SessionState before = session.state;
 
-            Decision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0.plusSeconds(1)));
+            RecoveryDecision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0.plusSeconds(1)));
 
             assertThat(d.armTimers()).isEmpty();
             assertThat(d.recoveryState()).isNull();
@@ -533,7 +534,7 @@ class InteractiveRecoveryPolicyTest {
         void aLaterGenerationClearsAnOldManualBannerToIdle() {
             userPromptFails(1, Code.AUTH_REQUIRED);
 
-            Decision d = session.apply(Turns.started(Turns.user(SESSION, 2), session.now));
+            RecoveryDecision d = session.apply(Turns.started(Turns.user(SESSION, 2), session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.NONE);
             assertThat(d.recoveryState().code()).isNull();
@@ -542,22 +543,22 @@ class InteractiveRecoveryPolicyTest {
     }
 
     @Nested
-    class Dispatch {
+    public class Dispatch {
 
         @Test
         void atRetryAtTheCommandAndTheDispatchingStateAreOneDecision() {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             Instant retryAt = session.state.chain().retryAt();
 
-            List<Decision> fired = session.advanceTo(retryAt);
+            List<RecoveryDecision> fired = session.advanceTo(retryAt);
 
             assertThat(fired).hasSize(1);
-            Decision d = fired.get(0);
+            RecoveryDecision d = fired.get(0);
             assertThat(d.commands()).hasSize(1);
             assertThat(d.state().status()).isEqualTo(RecoveryStatus.DISPATCHING);
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISPATCHING);
             assertThat(d.armTimers()).containsExactly(
-                    new TimerEntry(TimerKind.DISPATCH_TIMEOUT, retryAt.plusSeconds(30), SESSION));
+                    new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, retryAt.plusSeconds(30), SESSION));
         }
 
         @Test
@@ -566,10 +567,10 @@ class InteractiveRecoveryPolicyTest {
             session.advanceTo(session.state.chain().retryAt());
             RetryCommand c = session.lastCommand();
 
-            Decision d = session.apply(new KanbanDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, SESSION, 2, session.now));
+            RecoveryDecision d = session.apply(new InteractiveDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, SESSION, 2, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.AWAITING_OUTCOME);
-            assertThat(session.hasTimer(TimerKind.DISPATCH_TIMEOUT)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.DISPATCH_TIMEOUT)).isFalse();
             assertThat(session.state.chain().retryGeneration()).isEqualTo(2);
         }
 
@@ -579,10 +580,10 @@ class InteractiveRecoveryPolicyTest {
             RetryCommand c = retryDispatchedAs(2);
             assertThat(session.status()).isEqualTo(RecoveryStatus.AWAITING_OUTCOME);
 
-            Decision d = session.apply(new KanbanDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, SESSION, 2, session.now));
+            RecoveryDecision d = session.apply(new InteractiveDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, SESSION, 2, session.now));
 
             assertThat(d.noop()).isTrue();
-            assertThat(session.hasTimer(TimerKind.DISPATCH_TIMEOUT)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.DISPATCH_TIMEOUT)).isFalse();
         }
 
         @Test
@@ -590,12 +591,12 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             session.advanceTo(session.state.chain().retryAt());
 
-            Decision d = session.apply(new KanbanDispatchAck(session.lastCommand().commandId(), AckStatus.FAILED,
+            RecoveryDecision d = session.apply(new InteractiveDispatchAck(session.lastCommand().commandId(), AckStatus.FAILED,
                     DispatchAckReason.SUPERSEDED, SESSION, null, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.SUPERSEDED);
-            assertThat(session.hasTimer(TimerKind.DISPATCH_TIMEOUT)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.DISPATCH_TIMEOUT)).isFalse();
         }
 
         @Test
@@ -603,7 +604,7 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             session.advanceTo(session.state.chain().retryAt());
 
-            Decision d = session.apply(new KanbanDispatchAck(session.lastCommand().commandId(), AckStatus.FAILED,
+            RecoveryDecision d = session.apply(new InteractiveDispatchAck(session.lastCommand().commandId(), AckStatus.FAILED,
                     DispatchAckReason.DISPATCH_FAILED, SESSION, null, session.now));
 
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.DISPATCH_FAILED);
@@ -620,7 +621,7 @@ class InteractiveRecoveryPolicyTest {
             assertThat(session.lastPublished().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(session.lastPublished().reason()).isEqualTo(RecoveryReason.DISPATCH_UNCONFIRMED);
 
-            Decision late = session.apply(new KanbanDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, SESSION, 2,
+            RecoveryDecision late = session.apply(new InteractiveDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, SESSION, 2,
                     session.now.plusSeconds(5)));
             assertThat(late.recoveryState().status()).isEqualTo(RecoveryStatus.MANUAL);
             assertThat(late.recoveryState().reason()).isEqualTo(RecoveryReason.DISPATCHED_LATE);
@@ -638,7 +639,7 @@ class InteractiveRecoveryPolicyTest {
 
             session.advanceTo(retryAt.plusSeconds(30));
             assertThat(session.status()).as("re-armed at RUNNING + 30 s").isEqualTo(RecoveryStatus.DISPATCHING);
-            assertThat(session.timers).contains(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, runningAt.plusSeconds(30), SESSION));
+            assertThat(session.timers).contains(new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, runningAt.plusSeconds(30), SESSION));
 
             session.advanceTo(runningAt.plusSeconds(30));
             assertThat(session.status()).isEqualTo(RecoveryStatus.MANUAL);
@@ -680,12 +681,12 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             Instant retryAt = session.state.chain().retryAt();
 
-            Decision d = session.apply(new SessionControl(ControlAction.RETRY_NOW, SESSION, 1, session.now));
+            RecoveryDecision d = session.apply(new SessionControl(ControlAction.RETRY_NOW, SESSION, 1, session.now));
 
             assertThat(d.commands()).hasSize(1);
             assertThat(d.commands().get(0).issuedAt()).isEqualTo(session.now);
             assertThat(d.commands().get(0).retryAt()).isEqualTo(session.now);
-            assertThat(d.cancelTimers()).contains(new TimerEntry(TimerKind.RETRY, retryAt, SESSION));
+            assertThat(d.cancelTimers()).contains(new TimerEntry(InteractiveTimerKind.RETRY, retryAt, SESSION));
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISPATCHING);
             session.advanceTo(retryAt);
             assertThat(session.commands).hasSize(1);
@@ -696,7 +697,7 @@ class InteractiveRecoveryPolicyTest {
             userPromptFails(1, Code.PROVIDER_OVERLOADED);
             session.advanceTo(session.state.chain().retryAt());
 
-            Decision d = session.apply(new KanbanDispatchAck("some-other-command", AckStatus.FAILED, DispatchAckReason.SUPERSEDED,
+            RecoveryDecision d = session.apply(new InteractiveDispatchAck("some-other-command", AckStatus.FAILED, DispatchAckReason.SUPERSEDED,
                     SESSION, null, session.now));
 
             assertThat(d.noop()).isTrue();
@@ -709,16 +710,16 @@ class InteractiveRecoveryPolicyTest {
             session.advanceTo(session.state.chain().retryAt());
             TurnContext foreign = Turns.context(SESSION, 2, PromptOrigin.RETRY, "foreign-command", 1, ProfileKind.CONCRETE);
 
-            Decision d = session.apply(Turns.started(foreign, session.now));
+            RecoveryDecision d = session.apply(Turns.started(foreign, session.now));
 
             assertThat(d.recoveryState().status()).isEqualTo(RecoveryStatus.DISARMED);
             assertThat(d.recoveryState().reason()).isEqualTo(RecoveryReason.NEW_PROMPT);
-            assertThat(session.hasTimer(TimerKind.DISPATCH_TIMEOUT)).isFalse();
+            assertThat(session.hasTimer(InteractiveTimerKind.DISPATCH_TIMEOUT)).isFalse();
         }
     }
 
     @Nested
-    class RecoveryStateAndExpiry {
+    public class RecoveryStateAndExpiry {
 
         @Test
         void everyStatusChangeOfAChainIsPublishedWithItsCountdown() {
@@ -744,7 +745,7 @@ class InteractiveRecoveryPolicyTest {
                     "claude-acp", "ap", "ep", "https://x.example/v1?key=sk-abc", "model <script>", null, null, null, false);
             session.apply(Turns.started(ctx, T0));
 
-            Decision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
+            RecoveryDecision d = session.apply(Turns.failed(ctx, Code.PROVIDER_OVERLOADED, T0));
 
             assertThat(d.recoveryState().providerLabel()).isEqualTo("https://x.example");
             assertThat(d.recoveryState().modelLabel()).isEqualTo("model_script_");
@@ -757,7 +758,7 @@ class InteractiveRecoveryPolicyTest {
 
             session.advanceTo(lastEvent.plus(Duration.ofDays(7)).minusMillis(1));
             assertThat(session.state).isNotNull();
-            List<Decision> fired = session.advanceTo(lastEvent.plus(Duration.ofDays(7)));
+            List<RecoveryDecision> fired = session.advanceTo(lastEvent.plus(Duration.ofDays(7)));
 
             assertThat(fired).singleElement().satisfies(d -> assertThat(d.expired()).isTrue());
             assertThat(session.state).isNull();
@@ -773,7 +774,7 @@ class InteractiveRecoveryPolicyTest {
             session.advanceTo(lastEvent.plus(Duration.ofDays(6)));
             assertThat(session.state).isNotNull();
             assertThat(session.timers).containsExactly(
-                    new TimerEntry(TimerKind.SESSION_EXPIRY, lastEvent.plus(Duration.ofDays(7)), SESSION));
+                    new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, lastEvent.plus(Duration.ofDays(7)), SESSION));
             session.advanceTo(lastEvent.plus(Duration.ofDays(7)));
             assertThat(session.state).isNull();
         }
@@ -784,7 +785,7 @@ class InteractiveRecoveryPolicyTest {
             retryDispatchedAs(2); // awaiting_outcome: the retried turn never produces a frame
             session.sleepUntil(session.now.plus(Duration.ofDays(8)));
 
-            List<Decision> fired = session.advanceTo(session.now);
+            List<RecoveryDecision> fired = session.advanceTo(session.now);
 
             assertThat(fired).hasSize(2);
             assertThat(fired.get(0).state().status()).isEqualTo(RecoveryStatus.MANUAL);
@@ -795,7 +796,7 @@ class InteractiveRecoveryPolicyTest {
         @Test
         void inputsForAnUnknownSessionOtherThanEventsCreateNoState() {
             assertThat(session.apply(new SessionControl(ControlAction.CANCEL_RETRY, SESSION, null, T0)).noop()).isTrue();
-            assertThat(session.apply(new KanbanDispatchAck("c", AckStatus.DISPATCHED, null, SESSION, 1, T0)).noop()).isTrue();
+            assertThat(session.apply(new InteractiveDispatchAck("c", AckStatus.DISPATCHED, null, SESSION, 1, T0)).noop()).isTrue();
             assertThat(session.apply(Turns.stopped(SESSION, T0)).noop()).isTrue();
             assertThat(session.state).isNull();
         }

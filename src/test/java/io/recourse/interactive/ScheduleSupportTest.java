@@ -3,15 +3,16 @@ package io.recourse.interactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.recourse.taxonomy.AckStatus;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The small pure pieces around the schedule: jitter source, configuration, labels, wire names. */
-class ScheduleSupportTest {
+public class ScheduleSupportTest {
 
     @Test
-    void theHashedJitterSourceIsDeterministicAndDiffersPerAttempt() {
+    public void theHashedJitterSourceIsDeterministicAndDiffersPerAttempt() {
         JitterSource a = JitterSource.hashed();
         JitterSource b = JitterSource.hashed();
 
@@ -22,13 +23,13 @@ class ScheduleSupportTest {
     }
 
     @Test
-    void aJitterSourceOutsideTheUnitIntervalIsRejected() {
+    public void aJitterSourceOutsideTheUnitIntervalIsRejected() {
         assertThatThrownBy(() -> RetrySchedule.jitteredDelay(InteractiveConfig.defaults(), (s, c, a) -> 1.0, "s", 1, 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[0, 1)");
     }
 
     @Test
-    void theDefaultConfigurationIsTheDesignsSchedule() {
+    public void theDefaultConfigurationIsTheDesignsSchedule() {
         InteractiveConfig c = InteractiveConfig.defaults();
 
         assertThat(c.maxAttempts()).isEqualTo(5);
@@ -40,7 +41,7 @@ class ScheduleSupportTest {
     }
 
     @Test
-    void aTimeScaledConfigurationDividesEveryDurationButKeepsTheJitterRatio() {
+    public void aTimeScaledConfigurationDividesEveryDurationButKeepsTheJitterRatio() {
         InteractiveConfig c = InteractiveConfig.defaults().timeScaled(10);
 
         assertThat(c.nominalDelays()).extracting(Duration::toMillis).containsExactly(500L, 1000L, 2000L, 4000L, 6000L);
@@ -54,7 +55,7 @@ class ScheduleSupportTest {
     }
 
     @Test
-    void anInvalidConfigurationNamesTheOffendingField() {
+    public void anInvalidConfigurationNamesTheOffendingField() {
         assertThatThrownBy(() -> new InteractiveConfig(List.of(Duration.ofSeconds(5)), 0.2, Duration.ZERO,
                 Duration.ofMinutes(5), Duration.ofSeconds(30), Duration.ofDays(7)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rateLimitHintMax");
@@ -64,7 +65,7 @@ class ScheduleSupportTest {
     }
 
     @Test
-    void labelsKeepIdentifiersAndLoseSecretsAndMarkup() {
+    public void labelsKeepIdentifiersAndLoseSecretsAndMarkup() {
         assertThat(Labels.sanitize("openai/gpt-5.1-codex")).isEqualTo("openai/gpt-5.1-codex");
         assertThat(Labels.sanitize("Bearer sk-ant-api03-abcdefghijklmnop")).doesNotContain("sk-ant").contains("redacted");
         assertThat(Labels.sanitize("  ")).isNull();
@@ -73,7 +74,7 @@ class ScheduleSupportTest {
     }
 
     @Test
-    void statusesAndDispositionsUseTheDesignsWireNames() {
+    public void statusesAndDispositionsUseTheDesignsWireNames() {
         assertThat(java.util.Arrays.stream(RecoveryStatus.values()).map(RecoveryStatus::wire)).containsExactly(
                 "none", "scheduled", "dispatching", "awaiting_outcome", "exhausted", "cancelled", "disarmed", "manual");
         assertThat(java.util.Arrays.stream(Disposition.values()).map(Disposition::wire))

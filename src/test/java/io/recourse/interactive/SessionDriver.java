@@ -12,25 +12,25 @@ import java.util.TreeSet;
  * keeps the state and a time index (sorted like {@link TimerKey}), fires due entries in order when
  * the clock advances (the wall-clock punctuator of DESIGN §8), and records every output.
  */
-final class SessionDriver {
+public final class SessionDriver {
 
-    InteractiveRecoveryPolicy policy;
-    SessionState state;
-    Instant now;
-    Instant taskRunningSince;
-    final TreeSet<TimerEntry> timers = new TreeSet<>();
-    final List<Decision> decisions = new ArrayList<>();
-    final List<RetryCommand> commands = new ArrayList<>();
-    final List<RecoveryState> published = new ArrayList<>();
+    public InteractiveRecoveryPolicy policy;
+    public SessionState state;
+    public Instant now;
+    public Instant taskRunningSince;
+    public final TreeSet<TimerEntry> timers = new TreeSet<>();
+    public final List<RecoveryDecision> decisions = new ArrayList<>();
+    public final List<RetryCommand> commands = new ArrayList<>();
+    public final List<RecoveryState> published = new ArrayList<>();
 
-    SessionDriver(InteractiveRecoveryPolicy policy, Instant start) {
+    public SessionDriver(InteractiveRecoveryPolicy policy, Instant start) {
         this.policy = policy;
         this.now = start;
         this.taskRunningSince = start;
     }
 
-    Decision apply(InteractiveInput input) {
-        Decision d = policy.apply(state, input, now);
+    public RecoveryDecision apply(InteractiveInput input) {
+        RecoveryDecision d = policy.apply(state, input, now);
         decisions.add(d);
         commands.addAll(d.commands());
         if (d.recoveryState() != null) {
@@ -42,14 +42,14 @@ final class SessionDriver {
         return d;
     }
 
-    Decision apply(SessionEvent event) {
+    public RecoveryDecision apply(SessionEvent event) {
         return apply(InteractiveInput.of(event));
     }
 
     /** Moves the clock to {@code t} and fires every entry due by then, in time-index order. */
-    List<Decision> advanceTo(Instant t) {
+    public List<RecoveryDecision> advanceTo(Instant t) {
         now = t;
-        List<Decision> fired = new ArrayList<>();
+        List<RecoveryDecision> fired = new ArrayList<>();
         while (!timers.isEmpty() && !timers.first().dueAt().isAfter(now)) {
             TimerEntry due = timers.pollFirst();
             fired.add(apply(new TimerFired(due, taskRunningSince)));
@@ -57,35 +57,35 @@ final class SessionDriver {
         return fired;
     }
 
-    List<Decision> advanceBy(Duration d) {
+    public List<RecoveryDecision> advanceBy(Duration d) {
         return advanceTo(now.plus(d));
     }
 
     /** Moves the clock without firing (the application is down). */
-    void sleepUntil(Instant t) {
+    public void sleepUntil(Instant t) {
         now = t;
     }
 
     /** A restart: a fresh policy instance over the same durable state and time index. */
-    void restart(InteractiveRecoveryPolicy fresh, Instant runningAt) {
+    public void restart(InteractiveRecoveryPolicy fresh, Instant runningAt) {
         policy = fresh;
         now = runningAt;
         taskRunningSince = runningAt;
     }
 
-    RecoveryStatus status() {
+    public RecoveryStatus status() {
         return state == null ? RecoveryStatus.NONE : state.status();
     }
 
-    RecoveryState lastPublished() {
+    public RecoveryState lastPublished() {
         return published.get(published.size() - 1);
     }
 
-    RetryCommand lastCommand() {
+    public RetryCommand lastCommand() {
         return commands.get(commands.size() - 1);
     }
 
-    boolean hasTimer(TimerKind kind) {
+    public boolean hasTimer(InteractiveTimerKind kind) {
         return timers.stream().anyMatch(e -> e.kind() == kind);
     }
 }

@@ -11,13 +11,13 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class TimerKeyTest {
+public class TimerKeyTest {
 
     private static final Instant T = Instant.parse("2026-06-01T12:00:05.123Z");
 
     @Test
-    void aKeyIsTheBigEndianEpochMillisThenTheKindByteThenTheUtf8SessionId() {
-        byte[] key = TimerKey.encode(new TimerEntry(TimerKind.DISPATCH_TIMEOUT, T, "ws/sé"));
+    public void aKeyIsTheBigEndianEpochMillisThenTheKindByteThenTheUtf8SessionId() {
+        byte[] key = TimerKey.encode(new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, T, "ws/sé"));
 
         ByteBuffer b = ByteBuffer.wrap(key);
         assertThat(b.getLong()).isEqualTo(T.toEpochMilli());
@@ -26,24 +26,24 @@ class TimerKeyTest {
     }
 
     @Test
-    void decodingAnEncodedKeyGivesTheEntryBack() {
-        for (TimerKind kind : TimerKind.values()) {
+    public void decodingAnEncodedKeyGivesTheEntryBack() {
+        for (InteractiveTimerKind kind : InteractiveTimerKind.values()) {
             TimerEntry e = new TimerEntry(kind, T, "session/with/slashes");
             assertThat(TimerKey.decode(TimerKey.encode(e))).isEqualTo(e);
         }
     }
 
     @Test
-    void encodedKeysSortByInstantThenKindThenSession() {
+    public void encodedKeysSortByInstantThenKindThenSession() {
         List<TimerEntry> entries = new ArrayList<>(List.of(
-                new TimerEntry(TimerKind.SESSION_EXPIRY, T, "a"),
-                new TimerEntry(TimerKind.RETRY, T.plusMillis(1), "a"),
-                new TimerEntry(TimerKind.RETRY, T, "b"),
-                new TimerEntry(TimerKind.RETRY, T, "a"),
-                new TimerEntry(TimerKind.DISPATCH_TIMEOUT, T, "a"),
+                new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, T, "a"),
+                new TimerEntry(InteractiveTimerKind.RETRY, T.plusMillis(1), "a"),
+                new TimerEntry(InteractiveTimerKind.RETRY, T, "b"),
+                new TimerEntry(InteractiveTimerKind.RETRY, T, "a"),
+                new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, T, "a"),
                 // 127 ms and 128 ms differ in a byte that is negative when read as a signed byte
-                new TimerEntry(TimerKind.RETRY, Instant.ofEpochMilli(128), "a"),
-                new TimerEntry(TimerKind.RETRY, Instant.ofEpochMilli(127), "a")));
+                new TimerEntry(InteractiveTimerKind.RETRY, Instant.ofEpochMilli(128), "a"),
+                new TimerEntry(InteractiveTimerKind.RETRY, Instant.ofEpochMilli(127), "a")));
         List<byte[]> keys = new ArrayList<>(entries.stream().map(TimerKey::encode).toList());
 
         keys.sort(TimerKey.ORDER);
@@ -53,13 +53,13 @@ class TimerKeyTest {
     }
 
     @Test
-    void theScanBoundsIncludeEveryEntryDueAtOrBeforeNowAndNothingLater() {
+    public void theScanBoundsIncludeEveryEntryDueAtOrBeforeNowAndNothingLater() {
         byte[] from = TimerKey.scanFrom();
         byte[] to = TimerKey.scanTo(T);
 
-        byte[] dueNow = TimerKey.encode(new TimerEntry(TimerKind.SESSION_EXPIRY, T, "\uffff"));
-        byte[] dueEarlier = TimerKey.encode(new TimerEntry(TimerKind.RETRY, Instant.EPOCH, ""));
-        byte[] dueLater = TimerKey.encode(new TimerEntry(TimerKind.RETRY, T.plusMillis(1), ""));
+        byte[] dueNow = TimerKey.encode(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, T, "\uffff"));
+        byte[] dueEarlier = TimerKey.encode(new TimerEntry(InteractiveTimerKind.RETRY, Instant.EPOCH, ""));
+        byte[] dueLater = TimerKey.encode(new TimerEntry(InteractiveTimerKind.RETRY, T.plusMillis(1), ""));
 
         assertThat(TimerKey.ORDER.compare(from, dueEarlier)).isLessThanOrEqualTo(0);
         assertThat(TimerKey.ORDER.compare(dueNow, to)).isNegative();
@@ -68,19 +68,19 @@ class TimerKeyTest {
     }
 
     @Test
-    void malformedKeysAreRejectedWithAReason() {
+    public void malformedKeysAreRejectedWithAReason() {
         assertThatThrownBy(() -> TimerKey.decode(new byte[8])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("shorter");
         byte[] unknownKind = ByteBuffer.allocate(9).putLong(1).put((byte) 9).array();
         assertThatThrownBy(() -> TimerKey.decode(unknownKind)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("kind");
-        assertThatThrownBy(() -> new TimerEntry(TimerKind.RETRY, Instant.ofEpochMilli(-1), "s"))
+        assertThatThrownBy(() -> new TimerEntry(InteractiveTimerKind.RETRY, Instant.ofEpochMilli(-1), "s"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epoch");
     }
 
     @Test
-    void entriesKeepMillisecondPrecision() {
-        TimerEntry e = new TimerEntry(TimerKind.RETRY, T.plusNanos(999_999), "s");
+    public void entriesKeepMillisecondPrecision() {
+        TimerEntry e = new TimerEntry(InteractiveTimerKind.RETRY, T.plusNanos(999_999), "s");
         assertThat(e.dueAt()).isEqualTo(T);
     }
 }

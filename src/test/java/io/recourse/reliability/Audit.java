@@ -1,8 +1,8 @@
 package io.recourse.reliability;
 
-import io.recourse.streams.AvroSerde;
-import io.recourse.streams.DeadLetters;
-import io.recourse.streams.Topics;
+import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.AvroSerde;
+import io.recourse.kit.Topics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package io.recourse.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.runtime.RecourseConfig;
-import io.recourse.streams.AvroSerde;
-import io.recourse.streams.Topics;
+import io.recourse.config.RecourseConfig;
+import io.recourse.kit.AvroSerde;
+import io.recourse.kit.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.recourse.reliability;
 
-import io.recourse.runtime.RecourseConfig;
-import io.recourse.streams.Topics;
+import io.recourse.config.RecourseConfig;
+import io.recourse.kit.Topics;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

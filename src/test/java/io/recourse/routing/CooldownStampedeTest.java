@@ -7,7 +7,7 @@ import static io.recourse.routing.RoutingFixtures.T0;
 import static io.recourse.routing.RoutingFixtures.WS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Code;
+import io.recourse.taxonomy.Code;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** 50 runs failing on one scope at once (DESIGN §7.3 "cooldown without stampede"). */
-class CooldownStampedeTest {
+public class CooldownStampedeTest {
 
     private static final int RUNS = 50;
     private static final List<String> IDS = IntStream.rangeClosed(1, RUNS).mapToObj(i -> String.format("run-%02d", i)).toList();
@@ -25,7 +25,7 @@ class CooldownStampedeTest {
     private static RoutingSimulator fiftyRunsFailOnModelCapacity(JitterSource jitter) {
         RouteConfig cfg = RoutingFixtures.threeCandidates();
         RoutingSimulator sim = new RoutingSimulator(
-                new OfficeRouter(RoutingSettings.DEFAULTS, jitter, Map.of(PROFILE, cfg)::get), WS, T0);
+                new Router(RoutingSettings.DEFAULTS, jitter, Map.of(PROFILE, cfg)::get), WS, T0);
         IDS.forEach(id -> sim.request(id, PROFILE));
         IDS.forEach(id -> sim.fail(id, Code.MODEL_CAPACITY));
         return sim;
@@ -36,7 +36,7 @@ class CooldownStampedeTest {
     }
 
     @Test
-    void exactlyOneRunRetriesPerOrdinalWhileTheOtherFortyNineWait() {
+    public void exactlyOneRunRetriesPerOrdinalWhileTheOtherFortyNineWait() {
         RoutingSimulator sim = fiftyRunsFailOnModelCapacity(JitterSource.hashing());
         String owner = IDS.get(0);
         for (int ordinal = 1; ordinal <= 3; ordinal++) {
@@ -51,7 +51,7 @@ class CooldownStampedeTest {
     }
 
     @Test
-    void noRunSwitchesProviderDuringTheShortPhase() {
+    public void noRunSwitchesProviderDuringTheShortPhase() {
         RoutingSimulator sim = fiftyRunsFailOnModelCapacity(JitterSource.hashing());
         String owner = IDS.get(0);
         for (int i = 0; i < 3; i++) {
@@ -68,7 +68,7 @@ class CooldownStampedeTest {
     }
 
     @Test
-    void waitersAllProceedOnTheSameRouteWhenTheOwnersRetryShowsProgress() {
+    public void waitersAllProceedOnTheSameRouteWhenTheOwnersRetryShowsProgress() {
         RoutingSimulator sim = fiftyRunsFailOnModelCapacity(JitterSource.hashing());
         String owner = IDS.get(0);
         sim.advanceTo(sim.run(owner).retryAt());
@@ -79,7 +79,7 @@ class CooldownStampedeTest {
     }
 
     @Test
-    void nobodyIsStrandedWhenTheOwnersDispatchIsNeverConfirmed() {
+    public void nobodyIsStrandedWhenTheOwnersDispatchIsNeverConfirmed() {
         RoutingSimulator sim = fiftyRunsFailOnModelCapacity(JitterSource.hashing());
         String owner = IDS.get(0);
         sim.silence(owner);

@@ -7,21 +7,21 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.strings;
 
-import io.recourse.classification.Code;
+import io.recourse.taxonomy.Code;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The provider health ladder and the same-route delay arithmetic (DESIGN §7.2–7.3). */
-class ProviderHealthLadderTest {
+public class ProviderHealthLadderTest {
 
     private static final ScopeKey KEY = ScopeKey.provider(WS, "openai");
     /** Fixed so a failure reproduces on every machine. */
     private static final long SEED = 0x4C41_4444_4552L;
 
     @Test
-    void repeatedDegradationWalksTheLadder2_5_10_20_60MinutesAndStaysOnTheLastStep() {
+    public void repeatedDegradationWalksTheLadder2_5_10_20_60MinutesAndStaysOnTheLastStep() {
         ProviderHealthLadder ladder = new ProviderHealthLadder(RoutingSettings.DEFAULTS, JitterSource.none());
         ProviderHealth h = null;
         List<Duration> steps = new ArrayList<>();
@@ -35,7 +35,7 @@ class ProviderHealthLadderTest {
     }
 
     @Test
-    void aValidatedResetReplacesTheLadderWithoutAdvancingTheStep() {
+    public void aValidatedResetReplacesTheLadderWithoutAdvancingTheStep() {
         ProviderHealthLadder ladder = new ProviderHealthLadder(RoutingSettings.DEFAULTS, JitterSource.none());
         ProviderHealth first = ladder.degrade(KEY, null, Code.QUOTA_LIMITED, null, T0);
         ProviderHealth reset = ladder.degrade(KEY, first, Code.QUOTA_LIMITED, T0.plus(Duration.ofHours(4)), T0);
@@ -44,14 +44,14 @@ class ProviderHealthLadderTest {
     }
 
     @Test
-    void aHintAlreadyPastFallsBackToTheLadderSoRetryAtIsNeverInThePast() {
+    public void aHintAlreadyPastFallsBackToTheLadderSoRetryAtIsNeverInThePast() {
         ProviderHealthLadder ladder = new ProviderHealthLadder(RoutingSettings.DEFAULTS, JitterSource.none());
         ProviderHealth h = ladder.degrade(KEY, null, Code.QUOTA_LIMITED, T0.minusSeconds(1), T0);
         assertThat(h.retryAt()).isEqualTo(T0.plus(Duration.ofMinutes(2)));
     }
 
     @Test
-    void userActionRequiredHasNoTimerAndACompletedTurnMakesTheScopeHealthy() {
+    public void userActionRequiredHasNoTimerAndACompletedTurnMakesTheScopeHealthy() {
         ProviderHealthLadder ladder = new ProviderHealthLadder(RoutingSettings.DEFAULTS, JitterSource.none());
         ProviderHealth u = ladder.userActionRequired(KEY, null, Code.AUTH_REQUIRED, T0);
         assertThat(u.retryAt()).isNull();
@@ -62,13 +62,13 @@ class ProviderHealthLadderTest {
     }
 
     @Test
-    void theHealthKeyPercentEncodesEachPart() {
+    public void theHealthKeyPercentEncodesEachPart() {
         assertThat(ScopeKey.model("ws 1", "openrouter", "anthropic/claude-sonnet-4").healthKey())
                 .isEqualTo("ws%201/openrouter/model/anthropic%2Fclaude-sonnet-4");
     }
 
     @Test
-    void ladderJitterStaysWithin25PercentAndIsDeterministic() {
+    public void ladderJitterStaysWithin25PercentAndIsDeterministic() {
         qt().withFixedSeed(SEED).withExamples(300)
                 .forAll(integers().between(1, 5), strings().betweenCodePoints(0x20, 0xD7FF).ofLengthBetween(0, 30))
                 .checkAssert(ProviderHealthLadderTest::ladderJitterBounded);
@@ -84,7 +84,7 @@ class ProviderHealthLadderTest {
     }
 
     @Test
-    void sameRouteDelayIsTheJitteredNominalBoundedBelowByRetryAfter() {
+    public void sameRouteDelayIsTheJitteredNominalBoundedBelowByRetryAfter() {
         qt().withFixedSeed(SEED).withExamples(300)
                 .forAll(integers().between(1, 3), integers().between(1, 3600), integers().between(0, 120),
                         strings().betweenCodePoints(0x20, 0xD7FF).ofLengthBetween(0, 30))

@@ -6,7 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Route configuration (DESIGN §7.1): the default document, the one validator, the one legacy normalizer, JSON. */
-class RouteConfigTest {
+public class RouteConfigTest {
 
     private static String doc(String candidate) {
         return """
@@ -25,7 +25,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void theDefaultDocumentReproducesTheSeedsOfficeSchedule() {
+    public void theDefaultDocumentReproducesTheSeedsOfficeSchedule() {
         RouteConfig cfg = RoutingFixtures.threeCandidates();
         ClassPolicy t = cfg.candidates().get(0).policies().transientPolicy();
         ClassPolicy h = cfg.candidates().get(0).policies().hardPolicy();
@@ -39,14 +39,14 @@ class RouteConfigTest {
     }
 
     @Test
-    void aCandidateWithoutPoliciesGetsTheDefaultSchedule() {
+    public void aCandidateWithoutPoliciesGetsTheDefaultSchedule() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a", null)));
         assertThat(v.isValid()).isTrue();
         assertThat(v.config().candidates().get(0).policies()).isEqualTo(Policies.DEFAULT);
     }
 
     @Test
-    void theNormalizedDocumentRoundTripsThroughJson() {
+    public void theNormalizedDocumentRoundTripsThroughJson() {
         RouteConfig cfg = RoutingFixtures.threeCandidates().withFallbackEnabled(false);
         String json = RouteConfigJson.write(cfg);
         assertThat(json).contains("\"dynamic_profile_id\"", "\"wait_for_reset\"", "\"max_wait_seconds\"", "\"on_exhausted\":\"skip\"",
@@ -55,7 +55,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void validationErrorsNameTheField() {
+    public void validationErrorsNameTheField() {
         String p = """
                 "policies": {"transient": {"retry": {"enabled": true, "max_retries": 11, "initial_interval_seconds": 0},
                                            "wait_for_reset": {"enabled": false, "max_wait_seconds": 5}, "on_exhausted": "skip"},
@@ -71,7 +71,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void missingIdentityAndWrongVersionAreRejected() {
+    public void missingIdentityAndWrongVersionAreRejected() {
         RouteConfig bad = new RouteConfig(" ", 2, true, List.of(new Candidate("x", "", "m", Policies.DEFAULT),
                 new Candidate("x", "p", "m", Policies.DEFAULT)));
         assertThat(RouteConfigValidator.validate(bad)).extracting(RouteConfigError::field).containsExactly(
@@ -79,7 +79,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void anUnknownFieldIsIgnoredAndReportedNotFatal() {
+    public void anUnknownFieldIsIgnoredAndReportedNotFatal() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a", "\"colour\": {\"r\": [1]}"))
                 .replace("\"version\": 1,", "\"version\": 1, \"owner\": \"ops\","));
         assertThat(v.isValid()).isTrue();
@@ -88,7 +88,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void typesAreExactNoStringToNumberNoFractionForAnInteger() {
+    public void typesAreExactNoStringToNumberNoFractionForAnInteger() {
         String retry = "\"policies\": {\"transient\": {\"retry\": {\"enabled\": true, \"max_retries\": %s, "
                 + "\"initial_interval_seconds\": %s}, \"wait_for_reset\": {\"enabled\": false, \"max_wait_seconds\": 0}, "
                 + "\"on_exhausted\": \"skip\"}}";
@@ -110,7 +110,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void duplicateKeysAndInvalidUtf8AreRejected() {
+    public void duplicateKeysAndInvalidUtf8AreRejected() {
         assertThat(fields(RouteConfigJson.read(doc(candidate("a", null)).replace("\"version\": 1,", "\"version\": 1, \"version\": 1,"))))
                 .containsExactly("$");
         assertThat(fields(RouteConfigJson.read(doc(candidate("a", "\"model_id\": \"other\"")))))
@@ -122,7 +122,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void countsAndLengthsAreBounded() {
+    public void countsAndLengthsAreBounded() {
         String many = String.join(", ", java.util.stream.IntStream.range(0, 33).mapToObj(i -> candidate("c" + i, null)).toList());
         assertThat(fields(RouteConfigJson.read(doc(many)))).containsExactly("candidates");
         String max = String.join(", ", java.util.stream.IntStream.range(0, 32).mapToObj(i -> candidate("c" + i, null)).toList());
@@ -136,7 +136,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void aWrongTypeIsAFieldAddressedError() {
+    public void aWrongTypeIsAFieldAddressedError() {
         assertThat(fields(RouteConfigJson.read(doc(candidate("a",
                 "\"policies\": {\"hard\": {\"retry\": {\"enabled\": false, \"max_retries\": 0, \"initial_interval_seconds\": 0}, "
                         + "\"wait_for_reset\": {\"enabled\": false, \"max_wait_seconds\": 0}, \"on_exhausted\": \"later\"}}")))))
@@ -146,14 +146,14 @@ class RouteConfigTest {
     }
 
     @Test
-    void legacyTryNextIsAnImmediateSkip() {
+    public void legacyTryNextIsAnImmediateSkip() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a", "\"policies\": {\"hard\": \"try_next\"}")));
         assertThat(v.config().candidates().get(0).policies().hardPolicy())
                 .isEqualTo(new ClassPolicy(RetryPolicy.OFF, WaitForReset.OFF, OnExhausted.SKIP));
     }
 
     @Test
-    void legacyStopIsAnImmediateStop() {
+    public void legacyStopIsAnImmediateStop() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a", "\"legacy_actions\": {\"transient\": \"stop\"}")));
         assertThat(v.config().candidates().get(0).policies().transientPolicy())
                 .isEqualTo(new ClassPolicy(RetryPolicy.OFF, WaitForReset.OFF, OnExhausted.STOP));
@@ -161,7 +161,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void legacyRetrySameIsOneRetryAfter5SecondsThenStop() {
+    public void legacyRetrySameIsOneRetryAfter5SecondsThenStop() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a",
                 "\"policies\": {\"transient\": {\"action\": \"retry_same\"}}")));
         assertThat(v.config().candidates().get(0).policies().transientPolicy())
@@ -169,7 +169,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void legacyEntriesKeyedByCodesOfOneClassThatAgreeNormalizeOnce() {
+    public void legacyEntriesKeyedByCodesOfOneClassThatAgreeNormalizeOnce() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a",
                 "\"legacy_actions\": {\"model_capacity\": \"try_next\", \"provider_overloaded\": \"try_next\"}")));
         assertThat(v.config().candidates().get(0).policies().transientPolicy().onExhausted()).isEqualTo(OnExhausted.SKIP);
@@ -177,7 +177,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void legacyEntriesOfOneClassThatDisagreeAreAConflict() {
+    public void legacyEntriesOfOneClassThatDisagreeAreAConflict() {
         RouteConfigValidation v = RouteConfigJson.read(doc(candidate("a",
                 "\"legacy_actions\": {\"model_capacity\": \"try_next\", \"network_unavailable\": \"retry_same\"}")));
         assertThat(fields(v)).containsExactly("candidates[0].legacy_actions");
@@ -185,7 +185,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void anExplicitPolicyAndALegacyActionForTheSameClassAreAConflict() {
+    public void anExplicitPolicyAndALegacyActionForTheSameClassAreAConflict() {
         String explicit = """
                 "policies": {"hard": {"retry": {"enabled": false, "max_retries": 0, "initial_interval_seconds": 0},
                                       "wait_for_reset": {"enabled": false, "max_wait_seconds": 0}, "on_exhausted": "skip"}},
@@ -195,7 +195,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void aLegacyActionNextToPolicyFieldsAndUnknownActionsOrKeysAreErrors() {
+    public void aLegacyActionNextToPolicyFieldsAndUnknownActionsOrKeysAreErrors() {
         assertThat(fields(RouteConfigJson.read(doc(candidate("a",
                 "\"policies\": {\"transient\": {\"action\": \"stop\", \"on_exhausted\": \"skip\"}}")))))
                 .containsExactly("candidates[0].policies.transient");
@@ -206,7 +206,7 @@ class RouteConfigTest {
     }
 
     @Test
-    void thereIsOneLegacyNormalizerAndItIsTheOnlyMapperOfLegacyActions_design12item12() {
+    public void thereIsOneLegacyNormalizerAndItIsTheOnlyMapperOfLegacyActions_design12item12() {
         // every legacy action maps through LegacyPolicyNormalizer.fromLegacyAction, whichever form carried it
         for (String action : List.of("try_next", "stop", "retry_same")) {
             ClassPolicy want = LegacyPolicyNormalizer.fromLegacyAction(action);

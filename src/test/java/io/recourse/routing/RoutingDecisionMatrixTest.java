@@ -7,10 +7,10 @@ import static io.recourse.routing.RoutingFixtures.T0;
 import static io.recourse.routing.RoutingFixtures.WS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Classification;
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
-import io.recourse.classification.Scope;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,16 +28,16 @@ import org.junit.jupiter.api.TestFactory;
  * decision (DESIGN §7.2–7.3). The expectation is an independent statement of the rules with an
  * exhaustive switch over {@link Code}: a new code does not compile here until it has a decision.
  */
-class RoutingDecisionMatrixTest {
+public class RoutingDecisionMatrixTest {
 
-    enum Hint { NONE, RETRY_AFTER_30S, RETRY_AFTER_300S, RESET_WITHIN_MAX_WAIT, RESET_BEYOND_MAX_WAIT }
+    public enum Hint { NONE, RETRY_AFTER_30S, RETRY_AFTER_300S, RESET_WITHIN_MAX_WAIT, RESET_BEYOND_MAX_WAIT }
 
-    enum Shape { DEFAULT, RETRIES_OFF, WAIT_ON, STOP_ON_EXHAUSTED, FALLBACK_DISABLED }
+    public enum Shape { DEFAULT, RETRIES_OFF, WAIT_ON, STOP_ON_EXHAUSTED, FALLBACK_DISABLED }
 
-    enum Kind { RETRY, WAIT_FOR_RESET, SKIP_TO_NEXT, PARK_TIMED, PARK_BLOCKED, DECLINE }
+    public enum Kind { RETRY, WAIT_FOR_RESET, SKIP_TO_NEXT, PARK_TIMED, PARK_BLOCKED, DECLINE }
 
     /** What a decision amounts to: kind, the command action (retry/skip), delay, reason, health of the failed scope. */
-    record Summary(Kind kind, RouteAction action, Duration due, String reason, HealthState health) {
+    public record Summary(Kind kind, RouteAction action, Duration due, String reason, HealthState health) {
     }
 
     private static final long MAX_WAIT = 3600;
@@ -158,7 +158,7 @@ class RoutingDecisionMatrixTest {
         RoutingSimulator sim = RoutingFixtures.simulator(cfg);
         sim.request("r1", PROFILE);
         Classification c = RoutingSimulator.classification(code, Confidence.HIGH, retryAfter(hint), resetAt(hint));
-        Decision d = sim.fail("r1", c, preStart, !replaySafe);
+        RoutingDecision d = sim.fail("r1", c, preStart, !replaySafe);
         ScopeKey scope = c.scope() == Scope.MODEL
                 ? ScopeKey.model(WS, CODEX.providerId(), CODEX.modelId())
                 : ScopeKey.provider(WS, CODEX.providerId());
@@ -191,7 +191,7 @@ class RoutingDecisionMatrixTest {
     }
 
     @TestFactory
-    Stream<DynamicTest> everyCodePhaseSafetyHintAndShapeHasTheDesignedDecision() {
+    public Stream<DynamicTest> everyCodePhaseSafetyHintAndShapeHasTheDesignedDecision() {
         List<DynamicTest> tests = new ArrayList<>();
         for (Code code : Code.values()) {
             for (boolean pre : new boolean[] {true, false}) {
@@ -214,7 +214,7 @@ class RoutingDecisionMatrixTest {
     }
 
     @Test
-    void everyCodeOfTheTaxonomyHasAPathInTheEvaluator() {
+    public void everyCodeOfTheTaxonomyHasAPathInTheEvaluator() {
         RoutingPolicy policy = RoutingFixtures.router(RoutingFixtures.threeCandidates()).policy();
         Set<Code> covered = EnumSet.noneOf(Code.class);
         for (Code code : Code.values()) {
@@ -228,7 +228,7 @@ class RoutingDecisionMatrixTest {
     }
 
     @Test
-    void userActionCodesAreExactlyTheHardCodesWithoutARenewal() {
+    public void userActionCodesAreExactlyTheHardCodesWithoutARenewal() {
         Map<Code, Boolean> want = new java.util.EnumMap<>(Code.class);
         for (Code c : Code.values()) {
             want.put(c, Set.of(Code.AUTH_REQUIRED, Code.MISSING_CREDENTIALS, Code.SUBSCRIPTION_REQUIRED,

@@ -6,8 +6,8 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -24,7 +24,7 @@ import org.quicktheories.core.Gen;
  * failures of every code, progress, completions, controls, acks and clock advances), driven by
  * QuickTheories with a fixed seed.
  */
-class RoutingProperties {
+public class RoutingProperties {
 
     /** Fixed so a failure reproduces on every machine; change it to explore other inputs. */
     private static final long SEED = 0x524F_5554_494EL;
@@ -39,16 +39,16 @@ class RoutingProperties {
     private static final List<String> RUNS = List.of("r0", "r1", "r2", "r3", "r4");
 
     /** One scripted step; fields unused by a kind are ignored. */
-    record Step(int kind, int run, Code code, Confidence confidence, boolean launch, boolean effects, int hint,
+    public record Step(int kind, int run, Code code, Confidence confidence, boolean launch, boolean effects, int hint,
             RunControlAction action, boolean fenceOk, int seconds) {
     }
 
     /** A random profile shape: retry budget, wait, exhaustion action, fallback. */
-    record Shape(int retries, boolean waitOn, boolean stop, boolean fallback) {
+    public record Shape(int retries, boolean waitOn, boolean stop, boolean fallback) {
     }
 
     /** Decodes one generated long into a step: each field from its own bits. */
-    static Step step(long v) {
+    public static Step step(long v) {
         Code[] codes = Code.values();
         RunControlAction[] actions = RunControlAction.values();
         return new Step((int) ((v & 0xF) % 12), (int) (((v >>> 4) & 0xF) % RUNS.size()),
@@ -58,11 +58,11 @@ class RoutingProperties {
                 1 + (int) (((v >>> 32) & 0xFFFF) % 900));
     }
 
-    static Gen<List<Step>> scripts() {
+    public static Gen<List<Step>> scripts() {
         return lists().of(longs().all().map(RoutingProperties::step)).ofSizeBetween(5, 60);
     }
 
-    static Gen<Shape> shapes() {
+    public static Gen<Shape> shapes() {
         return integers().between(0, 31).map(i -> new Shape(i & 3, (i & 4) != 0, (i & 8) != 0, (i & 16) != 0));
     }
 
@@ -78,7 +78,7 @@ class RoutingProperties {
 
     /** Runs a script; returns the simulator and, per run, whether its last accepted failed turn was replay-safe, per decision. */
     private static Result run(List<Step> steps, Shape shape) {
-        RoutingSimulator sim = new RoutingSimulator(new OfficeRouter(RoutingSettings.DEFAULTS, JitterSource.hashing(),
+        RoutingSimulator sim = new RoutingSimulator(new Router(RoutingSettings.DEFAULTS, JitterSource.hashing(),
                 Map.of(RoutingFixtures.PROFILE, config(shape))::get), RoutingFixtures.WS, RoutingFixtures.T0);
         Map<String, Boolean> lastSafe = new HashMap<>();
         int seen = 0;
@@ -91,7 +91,7 @@ class RoutingProperties {
                     if (sim.sessionOf(r) != null) {
                         Instant ra = s.hint() == 1 ? now.plusSeconds(30) : s.hint() == 2 ? now.plusSeconds(300) : null;
                         Instant reset = s.hint() == 3 ? now.plusSeconds(1800) : s.hint() == 4 ? now.plus(Duration.ofDays(3)) : null;
-                        Decision d = sim.fail(r, RoutingSimulator.classification(s.code(), s.confidence(), ra, reset),
+                        RoutingDecision d = sim.fail(r, RoutingSimulator.classification(s.code(), s.confidence(), ra, reset),
                                 s.launch(), s.effects() && !s.launch());
                         if (!d.isNoop()) {
                             lastSafe.put(r, !(s.effects() && !s.launch()));
@@ -125,7 +125,7 @@ class RoutingProperties {
                 }
             }
             // re-drive check right after the step, against the failures accepted so far
-            List<Decision> ds = sim.decisions();
+            List<RoutingDecision> ds = sim.decisions();
             for (int i = seen; i < ds.size(); i++) {
                 for (RouteCommand c : ds.get(i).commands()) {
                     if (c.action() == RouteAction.RETRY_SAME_ROUTE) {
@@ -141,7 +141,7 @@ class RoutingProperties {
         return new Result(sim);
     }
 
-    record Result(RoutingSimulator sim) {
+    public record Result(RoutingSimulator sim) {
     }
 
     private static void assertParkedIsNeverRouted(RoutingSimulator sim) {
@@ -157,7 +157,7 @@ class RoutingProperties {
     }
 
     @Test
-    void noDecisionEverReDrivesAPromptAfterEffects() {
+    public void noDecisionEverReDrivesAPromptAfterEffects() {
         theory().forAll(scripts(), shapes()).checkAssert(RoutingProperties::noReDriveAfterEffects);
     }
 
@@ -177,13 +177,13 @@ class RoutingProperties {
     }
 
     @Test
-    void noRunIsEverBothParkedAndRouted() {
+    public void noRunIsEverBothParkedAndRouted() {
         theory().forAll(scripts(), shapes()).checkAssert(RoutingProperties::neverParkedAndRouted);
     }
 
     private static void neverParkedAndRouted(List<Step> steps, Shape shape) {
         Result res = run(steps, shape);
-        for (Decision d : res.sim().decisions()) {
+        for (RoutingDecision d : res.sim().decisions()) {
             for (RouteCommand c : d.commands()) {
                 Run after = d.state().run(c.runId());
                 if (c.action() != RouteAction.DECLINE && after != null) {
@@ -200,17 +200,17 @@ class RoutingProperties {
     }
 
     @Test
-    void everyWaitingForProviderCapacityParkHasAWakeAt() {
+    public void everyWaitingForProviderCapacityParkHasAWakeAt() {
         theory().forAll(scripts(), shapes()).checkAssert(RoutingProperties::capacityParksHaveWakes);
     }
 
     private static void capacityParksHaveWakes(List<Step> steps, Shape shape) {
         Result res = run(steps, shape);
-        for (Decision d : res.sim().decisions()) {
+        for (RoutingDecision d : res.sim().decisions()) {
             for (ParkedRunChange p : d.parked()) {
                 if (!p.release() && p.parked().status() == RunStatus.WAITING_FOR_PROVIDER_CAPACITY) {
                     assertThat(p.parked().wakeAt()).isNotNull();
-                    assertThat(d.arm()).contains(new TimerEntry(TimerKind.PARKED_WAKE, p.parked().wakeAt(), p.runId()));
+                    assertThat(d.arm()).contains(new TimerEntry(RoutingTimerKind.PARKED_WAKE, p.parked().wakeAt(), p.runId()));
                 }
             }
             for (RunState s : d.runStates()) {
@@ -222,13 +222,13 @@ class RoutingProperties {
     }
 
     @Test
-    void healthRetryAtIsNeverInThePastWhenWritten() {
+    public void healthRetryAtIsNeverInThePastWhenWritten() {
         theory().forAll(scripts(), shapes()).checkAssert(RoutingProperties::healthRetryAtInTheFuture);
     }
 
     private static void healthRetryAtInTheFuture(List<Step> steps, Shape shape) {
         Result res = run(steps, shape);
-        List<Decision> ds = res.sim().decisions();
+        List<RoutingDecision> ds = res.sim().decisions();
         List<Instant> times = res.sim().decisionTimes();
         for (int i = 0; i < ds.size(); i++) {
             for (ProviderHealth h : ds.get(i).health()) {

@@ -3,7 +3,7 @@ package io.recourse.routing;
 import static io.recourse.routing.RoutingFixtures.PROFILE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Code;
+import io.recourse.taxonomy.Code;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The simulator is a deterministic driver: the same script gives the same timeline. */
-class RoutingSimulatorTest {
+public class RoutingSimulatorTest {
 
     private static List<String> script() {
         RoutingSimulator sim = RoutingFixtures.simulator(RoutingFixtures.threeCandidates());
@@ -28,12 +28,12 @@ class RoutingSimulatorTest {
     }
 
     @Test
-    void theSameScriptGivesTheSameTimeline() {
+    public void theSameScriptGivesTheSameTimeline() {
         assertThat(script()).isEqualTo(script()).isNotEmpty();
     }
 
     @Test
-    void dueTimersFireAtTheirInstantInOrder() {
+    public void dueTimersFireAtTheirInstantInOrder() {
         RoutingSimulator sim = RoutingFixtures.simulator(RoutingFixtures.threeCandidates());
         sim.request("r1", PROFILE);
         sim.fail("r1", Code.NETWORK_UNAVAILABLE);
@@ -43,7 +43,7 @@ class RoutingSimulatorTest {
     }
 
     @Test
-    void printShowsTheTimelineTheHealthTableAndTheParkedRuns() {
+    public void printShowsTheTimelineTheHealthTableAndTheParkedRuns() {
         RoutingSimulator sim = RoutingFixtures.simulator(RouteConfig.defaultFor(PROFILE, List.of(RoutingFixtures.CODEX)));
         sim.request("r1", PROFILE);
         sim.fail("r1", Code.QUOTA_LIMITED);

@@ -12,13 +12,13 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedKafkaBrokerIT {
+public class EmbeddedKafkaBrokerIT {
 
     @TempDir
-    Path dir;
+    public Path dir;
 
     @Test
-    void a_started_broker_serves_requests_and_a_restart_on_the_same_directory_keeps_its_topics() throws Exception {
+    public void a_started_broker_serves_requests_and_a_restart_on_the_same_directory_keeps_its_topics() throws Exception {
         // given a broker started on a fresh directory, with a topic created on it
         String firstAddress;
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir).start()) {

@@ -4,22 +4,22 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** {@link EvidencePipelineScenario} on the in-process KRaft broker. */
-class EvidencePipelineEmbeddedIT extends EvidencePipelineScenario {
+public class EvidencePipelineEmbeddedIT extends EvidencePipelineScenario {
 
     private static EmbeddedTestBroker broker;
 
     @BeforeAll
-    static void startBroker() {
+    public static void startBroker() {
         broker = EmbeddedTestBroker.start();
     }
 
     @AfterAll
-    static void stopBroker() {
+    public static void stopBroker() {
         broker.close();
     }
 
     @Override
-    TestBroker broker() {
+    public TestBroker broker() {
         return broker;
     }
 }

@@ -10,14 +10,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.recourse.avro.Classification;
 import io.recourse.avro.SessionEvent;
 import io.recourse.classification.Classifier;
-import io.recourse.evidence.TurnClassifier;
+import io.recourse.classification.TurnClassifier;
+import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.EvidenceCounters;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.FrameParser;
-import io.recourse.streams.AvroSerde;
-import io.recourse.streams.DeadLetters;
-import io.recourse.streams.EvidenceCounters;
-import io.recourse.streams.FrameAdmission;
-import io.recourse.streams.RecourseTopology;
+import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.ingress.streams.FrameAdmission;
+import io.recourse.kit.AvroSerde;
+import io.recourse.topology.RecourseTopology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  * turn of generation ≥ 1 on the session-keyed repartition topic; every malformed frame in the DLQ
  * with its reason. Outputs are read with {@code read_committed}. Subclasses supply the broker.
  */
-abstract class EvidencePipelineScenario {
+public abstract class EvidencePipelineScenario {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Instant CORPUS_BASE = Instant.parse("2026-06-01T12:00:00Z");
@@ -63,17 +65,17 @@ abstract class EvidencePipelineScenario {
     private static final int FRAME_MAX_BYTES = 8192;
 
     @TempDir
-    Path stateDir;
+    public Path stateDir;
 
-    abstract TestBroker broker();
+    public abstract TestBroker broker();
 
     /** The classifier the topology runs with: the shipped catalogue's. */
-    TurnClassifier classifier() {
+    public TurnClassifier classifier() {
         return Classifier.withDefaultCatalogue();
     }
 
     @Test
-    void every_corpus_turn_gets_one_start_and_one_outcome_and_each_failure_one_classification() throws Exception {
+    public void every_corpus_turn_gets_one_start_and_one_outcome_and_each_failure_one_classification() throws Exception {
         String app = "recourse-evidence-it-" + UUID.randomUUID();
         Map<String, String> settings = new HashMap<>(Map.of(
                 RecourseConfig.BOOTSTRAP_SERVERS, broker().bootstrapServers(),
@@ -97,8 +99,8 @@ abstract class EvidencePipelineScenario {
         Duration shift = Duration.between(CORPUS_BASE, Instant.now());
 
         try (RecourseRunner runner = new RecourseRunner(config, c -> RecourseTopology.build(c,
-                FrameAdmission.parsing(new FrameParser(c.frameMaxBytes())), classifier,
-                new EvidenceCounters(new SimpleMeterRegistry()))).start();
+                RecourseTopology.Options.with(new RecourseMeters(new EvidenceCounters(new SimpleMeterRegistry())))
+                        .withAdmission(FrameAdmission.parsing(new FrameParser(c.frameMaxBytes()))).withClassifier(classifier))).start();
                 KafkaProducer<byte[], byte[]> producer = producer()) {
             assertThat(config.processingGuarantee()).isEqualTo("exactly_once_v2");
 
@@ -211,7 +213,7 @@ abstract class EvidencePipelineScenario {
     }
 
     private static io.recourse.avro.TurnContext context(SessionEvent e) {
-        return io.recourse.streams.AvroMapping.contextOf(e);
+        return io.recourse.evidence.streams.AvroMapping.contextOf(e);
     }
 
     private <K, V> List<ConsumerRecord<K, V>> awaitRecords(String topic, Deserializer<K> keys, Deserializer<V> values, int atLeast) {

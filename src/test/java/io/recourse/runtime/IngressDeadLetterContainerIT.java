@@ -6,15 +6,15 @@ import org.testcontainers.kafka.KafkaContainer;
 
 /** {@link IngressDeadLetterScenario} on a Testcontainers {@code apache/kafka} broker; skipped where Docker is absent. */
 @Testcontainers(disabledWithoutDocker = true)
-class IngressDeadLetterContainerIT extends IngressDeadLetterScenario {
+public class IngressDeadLetterContainerIT extends IngressDeadLetterScenario {
 
     private static final ContainerTestBroker BROKER = new ContainerTestBroker();
 
     @Container
-    static final KafkaContainer KAFKA = BROKER.container();
+    public static final KafkaContainer KAFKA = BROKER.container();
 
     @Override
-    TestBroker broker() {
+    public TestBroker broker() {
         return BROKER;
     }
 }

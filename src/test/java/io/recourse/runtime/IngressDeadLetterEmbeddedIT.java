@@ -4,22 +4,22 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** {@link IngressDeadLetterScenario} on the in-process KRaft broker. */
-class IngressDeadLetterEmbeddedIT extends IngressDeadLetterScenario {
+public class IngressDeadLetterEmbeddedIT extends IngressDeadLetterScenario {
 
     private static EmbeddedTestBroker broker;
 
     @BeforeAll
-    static void startBroker() {
+    public static void startBroker() {
         broker = EmbeddedTestBroker.start();
     }
 
     @AfterAll
-    static void stopBroker() {
+    public static void stopBroker() {
         broker.close();
     }
 
     @Override
-    TestBroker broker() {
+    public TestBroker broker() {
         return broker;
     }
 }

@@ -3,7 +3,8 @@ package io.recourse.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.recourse.streams.DeadLetters;
+import io.recourse.config.RecourseConfig;
+import io.recourse.ingress.streams.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,19 +33,19 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code recourse.dlq} exactly once (read with {@code read_committed}), the good frame is
  * processed, and the application keeps running. Subclasses supply the broker.
  */
-abstract class IngressDeadLetterScenario {
+public abstract class IngressDeadLetterScenario {
 
     private static final String GOOD = """
             {"session_id":"s1","prompt_generation":1,"seq":1,"occurred_at":"2026-11-30T08:00:00Z",
              "source":"stderr","payload":{"line":"boom"}}""";
 
     @TempDir
-    Path stateDir;
+    public Path stateDir;
 
-    abstract TestBroker broker();
+    public abstract TestBroker broker();
 
     @Test
-    void a_malformed_frame_reaches_the_dlq_exactly_once_and_the_good_frame_is_processed() throws Exception {
+    public void a_malformed_frame_reaches_the_dlq_exactly_once_and_the_good_frame_is_processed() throws Exception {
         String app = "recourse-it-" + UUID.randomUUID();
         RecourseConfig config = RecourseConfig.of(Map.of(
                 RecourseConfig.BOOTSTRAP_SERVERS, broker().bootstrapServers(),

@@ -6,8 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.recourse.config.RecourseConfig;
 import io.recourse.ingress.InputBounds;
-import io.recourse.streams.DeadLetters;
+import io.recourse.ingress.streams.DeadLetters;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,26 +45,26 @@ import org.junit.jupiter.api.io.TempDir;
  * length and SHA-256), Streams stays RUNNING, and a normal failing turn published after them is
  * still classified.
  */
-class PoisonPillIT {
+public class PoisonPillIT {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static EmbeddedTestBroker broker;
 
     @TempDir
-    Path stateDir;
+    public Path stateDir;
 
     @BeforeAll
-    static void startBroker() {
+    public static void startBroker() {
         broker = EmbeddedTestBroker.start();
     }
 
     @AfterAll
-    static void stopBroker() {
+    public static void stopBroker() {
         broker.close();
     }
 
     @Test
-    void every_hostile_input_is_dead_lettered_and_the_service_keeps_classifying() throws Exception {
+    public void every_hostile_input_is_dead_lettered_and_the_service_keeps_classifying() throws Exception {
         RecourseConfig config = RecourseConfig.of(Map.of(
                 RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers(),
                 RecourseConfig.TOPICS_CREATE, "true",

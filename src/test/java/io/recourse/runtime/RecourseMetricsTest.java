@@ -2,14 +2,15 @@ package io.recourse.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.classification.Classification;
-import io.recourse.classification.Code;
-import io.recourse.classification.Confidence;
-import io.recourse.classification.Scope;
+import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.TurnContext;
 import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
-import io.recourse.streams.RecourseTopology;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Scope;
+import io.recourse.topology.RecourseTopology;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -27,21 +28,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Prometheus endpoint of DESIGN §10: {@code /metrics} text and {@code /healthz}, on a free loopback port. */
-class RecourseMetricsTest {
+public class RecourseMetricsTest {
 
-    final RecourseMetrics metrics = new RecourseMetrics();
-    final AtomicReference<KafkaStreams.State> state = new AtomicReference<>(KafkaStreams.State.RUNNING);
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    public final RecourseMetrics metrics = new RecourseMetrics();
+    public final AtomicReference<KafkaStreams.State> state = new AtomicReference<>(KafkaStreams.State.RUNNING);
+    public final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     @TempDir
-    java.nio.file.Path stateDir;
+    public java.nio.file.Path stateDir;
 
     @AfterEach
-    void close() {
+    public void close() {
         metrics.close();
     }
 
     @Test
-    void metrics_serves_the_prometheus_text_with_the_classification_counter_after_a_classification() throws Exception {
+    public void metrics_serves_the_prometheus_text_with_the_classification_counter_after_a_classification() throws Exception {
         InetSocketAddress address = metrics.serve("127.0.0.1", 0, state::get);
         metrics.meters().classified(new Classification(Code.PROVIDER_OVERLOADED, Confidence.HIGH, "anthropic.overloaded.529.v1",
                 "provider-errors.v1", Scope.PROVIDER, null, null, false), context("claude-acp", "anthropic"));
@@ -58,7 +59,7 @@ class RecourseMetricsTest {
     }
 
     @Test
-    void a_provider_outside_the_allow_list_and_the_configuration_is_exposed_as_other() throws Exception {
+    public void a_provider_outside_the_allow_list_and_the_configuration_is_exposed_as_other() throws Exception {
         try (RecourseMetrics configured = new RecourseMetrics(
                 RecourseConfig.of(java.util.Map.of(RecourseConfig.METRICS_PROVIDERS, "provider-7")))) {
             InetSocketAddress address = configured.serve("127.0.0.1", 0, state::get);
@@ -77,7 +78,7 @@ class RecourseMetricsTest {
     }
 
     @Test
-    void healthz_is_200_while_streams_runs_or_rebalances_and_503_otherwise() throws Exception {
+    public void healthz_is_200_while_streams_runs_or_rebalances_and_503_otherwise() throws Exception {
         InetSocketAddress address = metrics.serve("127.0.0.1", 0, state::get);
 
         HttpResponse<String> running = get(address, "/healthz");
@@ -97,7 +98,7 @@ class RecourseMetricsTest {
     }
 
     @Test
-    void another_path_is_404() throws Exception {
+    public void another_path_is_404() throws Exception {
         InetSocketAddress address = metrics.serve("127.0.0.1", 0, state::get);
 
         assertThat(get(address, "/metrics/x").statusCode()).isEqualTo(404);
@@ -105,11 +106,12 @@ class RecourseMetricsTest {
     }
 
     @Test
-    void the_kafka_streams_client_metrics_are_bound_into_the_same_registry() {
+    public void the_kafka_streams_client_metrics_are_bound_into_the_same_registry() {
         Properties props = new Properties();
         props.putAll(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "recourse-metrics-test",
                 StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1", StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()));
-        try (KafkaStreams streams = new KafkaStreams(RecourseTopology.build(RecourseConfig.defaults(), metrics.meters()), props)) {
+        try (KafkaStreams streams = new KafkaStreams(RecourseTopology.build(RecourseConfig.defaults(),
+                RecourseTopology.Options.with(metrics.meters())), props)) {
             metrics.bind(streams);
 
             assertThat(metrics.registry().getMeters()).as("kafka.stream.* meters")

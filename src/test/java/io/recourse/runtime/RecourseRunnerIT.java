@@ -3,7 +3,9 @@ package io.recourse.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.recourse.streams.RecourseTopology;
+import io.recourse.config.ConfigurationException;
+import io.recourse.config.RecourseConfig;
+import io.recourse.topology.RecourseTopology;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,25 +19,25 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class RecourseRunnerIT {
+public class RecourseRunnerIT {
 
     private static EmbeddedTestBroker broker;
 
     @TempDir
-    Path stateDir;
+    public Path stateDir;
 
     @BeforeAll
-    static void startBroker() {
+    public static void startBroker() {
         broker = EmbeddedTestBroker.start();
     }
 
     @AfterAll
-    static void stopBroker() {
+    public static void stopBroker() {
         broker.close();
     }
 
     @Test
-    void without_a_cluster_the_runner_starts_an_embedded_broker_creates_the_topics_and_runs() throws Exception {
+    public void without_a_cluster_the_runner_starts_an_embedded_broker_creates_the_topics_and_runs() throws Exception {
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
                 RecourseConfig.TOPIC_PARTITIONS, "2"));
         EmbeddedKafkaBroker embedded;
@@ -59,7 +61,7 @@ class RecourseRunnerIT {
     }
 
     @Test
-    void the_runner_serves_metrics_and_health_while_running_and_stops_serving_on_close() throws Exception {
+    public void the_runner_serves_metrics_and_health_while_running_and_stops_serving_on_close() throws Exception {
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
                 RecourseConfig.TOPIC_PARTITIONS, "1", RecourseConfig.OWNER_PARTITIONS, "1", RecourseConfig.METRICS_PORT, "0"));
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -87,7 +89,7 @@ class RecourseRunnerIT {
     }
 
     @Test
-    void a_runner_restarted_on_the_same_state_dir_finds_its_broker_and_topics_again() {
+    public void a_runner_restarted_on_the_same_state_dir_finds_its_broker_and_topics_again() {
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR, stateDir.toString(),
                 RecourseConfig.TOPIC_PARTITIONS, "1"));
         String first;
@@ -103,7 +105,7 @@ class RecourseRunnerIT {
     }
 
     @Test
-    void startup_fails_naming_the_frames_topic_when_it_does_not_use_log_append_time() throws Exception {
+    public void startup_fails_naming_the_frames_topic_when_it_does_not_use_log_append_time() throws Exception {
         String frames = "plain-frames-" + UUID.randomUUID();
         try (Admin admin = admin(broker.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic(frames, 1, (short) 1))).all().get();
@@ -120,7 +122,7 @@ class RecourseRunnerIT {
     }
 
     @Test
-    void startup_fails_naming_the_topics_when_an_owners_sources_are_not_co_partitioned() throws Exception {
+    public void startup_fails_naming_the_topics_when_an_owners_sources_are_not_co_partitioned() throws Exception {
         String app = "recourse-copartition-" + UUID.randomUUID();
         String events = app + "-" + RecourseTopology.SESSION_EVENTS_BY_SESSION + "-repartition";
         String controls = app + "-" + RecourseTopology.SESSION_CONTROLS_BY_SESSION + "-repartition";

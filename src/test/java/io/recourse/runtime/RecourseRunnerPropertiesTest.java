@@ -2,24 +2,24 @@ package io.recourse.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recourse.streams.DeadLetterDeserializationHandler;
+import io.recourse.config.RecourseConfig;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 /** The Streams properties the runner hands to Kafka Streams: fixed choices and overridable defaults. */
-class RecourseRunnerPropertiesTest {
+public class RecourseRunnerPropertiesTest {
 
     @Test
-    void tasksDoNotIdleOnOtherInputsByDefault() {
+    public void tasksDoNotIdleOnOtherInputsByDefault() {
         Properties p = RecourseRunner.streamsProperties(RecourseConfig.defaults(), "localhost:9092");
 
         assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
     }
 
     @Test
-    void aConfiguredTaskIdleTimeWins() {
+    public void aConfiguredTaskIdleTimeWins() {
         RecourseConfig config = RecourseConfig.of(Map.of("max.task.idle.ms", "0"));
 
         Properties p = RecourseRunner.streamsProperties(config, "localhost:9092");
@@ -28,7 +28,7 @@ class RecourseRunnerPropertiesTest {
     }
 
     @Test
-    void deadLetterHandlersAreAlwaysInstalled() {
+    public void deadLetterHandlersAreAlwaysInstalled() {
         RecourseConfig config = RecourseConfig.of(Map.of(
                 StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, "com.example.Other"));
 
@@ -40,7 +40,7 @@ class RecourseRunnerPropertiesTest {
     }
 
     @Test
-    void onAClusterTheInstanceNameGivesAStaticGroupInstanceId() {
+    public void onAClusterTheInstanceNameGivesAStaticGroupInstanceId() {
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.BOOTSTRAP_SERVERS, "kafka:9092",
                 RecourseConfig.INSTANCE_NAME, "node a/1"));
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.recourse.config.RecourseConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * No output topic ever holds a planted secret (DESIGN §9, issue 4 item 7), on a real broker with
+ * No output topic ever holds a planted secret (DESIGN §9), on a real broker with
  * exactly_once_v2 running the whole Recourse topology.
  *
  * <p><b>Given</b> failing turns (provider error object, HTTP 529 with headers and body, update
@@ -63,7 +64,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The secrets are generated per run (no literal secret lives in the source). Subclasses
  * supply the broker.
  */
-abstract class RedactionScenario {
+public abstract class RedactionScenario {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -73,12 +74,12 @@ abstract class RedactionScenario {
     private static final String MARKER = "QUASAR_FAULT";
 
     @TempDir
-    Path stateDir;
+    public Path stateDir;
 
-    abstract TestBroker broker();
+    public abstract TestBroker broker();
 
     /** One planted secret: the text planted and the parts of it that must never appear in an output. */
-    record Secret(String kind, String planted, List<String> mustNotAppear) {
+    public record Secret(String kind, String planted, List<String> mustNotAppear) {
 
         Secret(String kind, String planted, String... mustNotAppear) {
             this(kind, planted, List.of(mustNotAppear));
@@ -88,7 +89,7 @@ abstract class RedactionScenario {
     private final List<Secret> secrets = plantedSecrets();
 
     @Test
-    void no_output_record_contains_a_secret_planted_in_any_frame_field() throws Exception {
+    public void no_output_record_contains_a_secret_planted_in_any_frame_field() throws Exception {
         String app = "recourse-redaction-it-" + UUID.randomUUID();
         Map<String, String> settings = new HashMap<>(Map.of(
                 RecourseConfig.BOOTSTRAP_SERVERS, broker().bootstrapServers(),

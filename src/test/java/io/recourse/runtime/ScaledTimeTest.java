@@ -8,12 +8,12 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** The demo's {@code --time-scale} clock (DESIGN §8): N× faster from its origin, record times mapped the same way. */
-class ScaledTimeTest {
+public class ScaledTimeTest {
 
     private static final Instant ORIGIN = Instant.parse("2026-11-30T09:00:00Z");
 
     @Test
-    void a_wall_clock_instant_maps_to_origin_plus_scaled_elapsed_time() {
+    public void a_wall_clock_instant_maps_to_origin_plus_scaled_elapsed_time() {
         ScaledTime time = new ScaledTime(ORIGIN, 10);
 
         assertThat(time.scaled(ORIGIN.plusSeconds(3))).isEqualTo(ORIGIN.plusSeconds(30));
@@ -21,7 +21,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void the_origin_maps_onto_itself_and_earlier_instants_move_back_scaled() {
+    public void the_origin_maps_onto_itself_and_earlier_instants_move_back_scaled() {
         ScaledTime time = new ScaledTime(ORIGIN, 4);
 
         assertThat(time.scaled(ORIGIN)).isEqualTo(ORIGIN);
@@ -29,7 +29,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void scale_one_is_the_wall_clock() {
+    public void scale_one_is_the_wall_clock() {
         ScaledTime time = new ScaledTime(ORIGIN, 1);
         Instant instant = Instant.parse("2026-12-24T18:30:00.123Z");
 
@@ -37,7 +37,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void milliseconds_are_the_current_wall_time_mapped_through_the_same_scaling() {
+    public void milliseconds_are_the_current_wall_time_mapped_through_the_same_scaling() {
         Instant origin = Instant.ofEpochMilli(System.currentTimeMillis() - 60_000);
         ScaledTime time = new ScaledTime(origin, 10);
 
@@ -51,7 +51,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void a_clock_started_a_minute_ago_at_ten_times_reads_about_ten_minutes_after_its_origin() {
+    public void a_clock_started_a_minute_ago_at_ten_times_reads_about_ten_minutes_after_its_origin() {
         Instant origin = Instant.ofEpochMilli(System.currentTimeMillis() - 60_000);
         ScaledTime time = new ScaledTime(origin, 10);
 
@@ -59,7 +59,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void nanoseconds_advance_scaled_relative_to_milliseconds() {
+    public void nanoseconds_advance_scaled_relative_to_milliseconds() {
         Instant origin = Instant.ofEpochMilli(System.currentTimeMillis() - 60_000);
         ScaledTime time = new ScaledTime(origin, 10);
 
@@ -70,7 +70,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void the_high_resolution_clock_is_monotonic() {
+    public void the_high_resolution_clock_is_monotonic() {
         ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), 50);
 
         long first = time.hiResClockMs();
@@ -80,7 +80,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void sleep_waits_the_scaled_duration_in_wall_time() {
+    public void sleep_waits_the_scaled_duration_in_wall_time() {
         ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), 1_000);
 
         long start = System.nanoTime();
@@ -91,7 +91,7 @@ class ScaledTimeTest {
     }
 
     @Test
-    void a_scale_below_one_is_rejected() {
+    public void a_scale_below_one_is_rejected() {
         assertThatThrownBy(() -> new ScaledTime(ORIGIN, 0.5))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0.5");

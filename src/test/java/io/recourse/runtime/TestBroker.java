@@ -8,5 +8,5 @@ package io.recourse.runtime;
 public interface TestBroker {
 
     /** {@code host:port} for {@code bootstrap.servers}. */
-    String bootstrapServers();
+    public String bootstrapServers();
 }

@@ -20,7 +20,7 @@ final class Durations {
     /** {@code amount} (a non-negative decimal numeral) times {@code unitNanos}, if not above {@link #MAX}. */
     static Optional<Duration> of(String amount, long unitNanos) {
         if (unitNanos > 0 && amount.length() <= 18 && !amount.isEmpty() && amount.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            // a whole ASCII number: the same value in long arithmetic, without BigDecimal (issue 8)
+            // a whole ASCII number: the same value in long arithmetic, without BigDecimal
             long n = Long.parseLong(amount);
             if (n > MAX_NANOS / unitNanos) {
                 return Optional.empty(); // n * unitNanos > MAX

@@ -1,7 +1,7 @@
 package io.recourse.classification.hints;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.WireName;
+import io.recourse.taxonomy.WireName;
 import java.time.Instant;
 import java.util.Optional;
 

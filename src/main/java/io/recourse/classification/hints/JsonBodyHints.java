@@ -193,7 +193,7 @@ public final class JsonBodyHints {
      * appears as written, or the text has a backslash-u escape, the only JSON escape that can
      * spell a letter or an underscore (also inside JSON embedded in a string value: an embedded
      * escape decodes from one in the text). When false, parsing finds no such field, so the text
-     * is not parsed (issue 8: most provider texts carry no timing hint).
+     * is not parsed (most provider texts carry no timing hint).
      */
     private static boolean mayName(String text, Set<String> names) {
         return text != null && (text.contains("\\u") || containsAnyName(text, names));

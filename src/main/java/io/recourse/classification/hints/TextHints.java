@@ -224,7 +224,7 @@ public final class TextHints {
     /**
      * Exactly {@code m.find()} continuing at {@code from} (the previous match's end; matches are
      * never empty): every match starts at one of {@code lowerWords}, so the regex is tried only
-     * there, in order, with {@code lookingAt} from that position (issue 8: trying every position
+     * there, in order, with {@code lookingAt} from that position (trying every position
      * of a long text was most of the hint time).
      */
     private static boolean next(Matcher m, String text, String[] lowerWords, int from) {
@@ -240,7 +240,7 @@ public final class TextHints {
     /*
      * Where a match of each trigger regex can start (lower case, compared with ASCII case folded
      * as "(?i)" does): "will", "retrying", "retry", "retry-after", "reset(s)", "try again". A
-     * text without any is not searched, and the search starts at the first of them (issue 8).
+     * text without any is not searched, and the search starts at the first of them.
      */
     private static final String[] RELATIVE_STARTS = {"will", "retr", "reset", "try"};
     private static final String[] WALL_CLOCK_STARTS = {"retr", "reset", "try"};

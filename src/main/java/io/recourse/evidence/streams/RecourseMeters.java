@@ -1,0 +1,185 @@
+package io.recourse.evidence.streams;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
+import io.recourse.evidence.TurnContext;
+import io.recourse.kit.BoundedTag;
+import io.recourse.taxonomy.Classification;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.WireName;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The Recourse meters (DESIGN §10, §12 item 11) on one Micrometer registry; the processors
+ * record what their pure stages decided, this class holds no policy. Names as Prometheus shows them:
+ * <ul>
+ *   <li>{@code recourse_classifications_total{code, class, confidence, rule_id, agent_type, provider}}
+ *       — one per classified failed turn (evidence stage);</li>
+ *   <li>{@code recourse_policy_decisions_total{context, code, result}} — one per owner decision on
+ *       a failed turn; {@code context} is {@code kanban} or {@code office}, {@code result} the
+ *       decision's disposition or status as the owner names it (e.g. {@code auto_retry},
+ *       {@code manual}, {@code exhausted}, {@code declined}, {@code parked});</li>
+ *   <li>{@code recourse_stale_evidence_total{context}} — failed turns whose evidence was stale when
+ *       the owner processed it (DESIGN §8), so it authorized no automatic work;</li>
+ *   <li>{@code recourse_timer_lag_seconds{owner, kind}} (a Timer: {@code _count}, {@code _sum},
+ *       {@code _max}) — fire time minus due instant of every time-index entry a punctuator fires,
+ *       in the owner's clock (never negative);</li>
+ *   <li>the evidence counters of {@link EvidenceCounters} ({@code evidence_expired_total},
+ *       {@code late_after_close_total}, {@code evidence_duplicates_total},
+ *       {@code evidence_dropped_signals_total}).</li>
+ * </ul>
+ *
+ * <p>Cardinality: {@code code}, {@code class}, {@code confidence}, {@code context}, {@code owner}
+ * and {@code kind} are closed enums. {@code agent_type} and {@code provider} come from an
+ * allow-list, never from whoever comes first (DESIGN §10): {@code none} when absent, the value when
+ * it is one of {@link #KNOWN_AGENT_TYPES} / {@link #KNOWN_PROVIDERS} or of the configured
+ * {@code recourse.metrics.agent-types} / {@code recourse.metrics.providers}, else {@code other} —
+ * so a frame's free text never becomes a label value, and a genuine new adapter is named by
+ * configuration. {@code rule_id} and {@code result} are Recourse's own words (the catalogue's rule
+ * ids, the owners' wire names) and go through a {@link BoundedTag}: up to
+ * {@value #EXTRA_RULE_IDS} rule ids and {@value #EXTRA_RESULTS} results (first seen, well-formed
+ * names) kept; {@code other} beyond. Thread-safe.
+ */
+public final class RecourseMeters {
+
+    public static final String CLASSIFICATIONS = "recourse.classifications";
+    public static final String POLICY_DECISIONS = "recourse.policy.decisions";
+    public static final String STALE_EVIDENCE = "recourse.stale.evidence";
+    public static final String TIMER_LAG = "recourse.timer.lag";
+
+    /** Built-in agent types (ACP adapters and agent CLIs) kept as {@code agent_type} label values. */
+    public static final Set<String> KNOWN_AGENT_TYPES = Set.of("claude-acp", "claude-code", "codex-acp", "codex-cli",
+            "gemini-cli", "opencode-acp", "goose-acp", "copilot-acp", "cursor-acp", "qwen-code", "amp-acp", "aider",
+            "cline", "kiro-cli", "auggie-acp", "crush-acp", "kimi-cli", "droid-acp", "junie-acp");
+    /** Built-in providers kept as {@code provider} label values. */
+    public static final Set<String> KNOWN_PROVIDERS = Set.of("anthropic", "openai", "google", "google-gemini-api",
+            "google-code-assist", "vertex", "bedrock", "azure", "openrouter", "deepseek", "mistral", "xai", "moonshot",
+            "zai", "dashscope", "groq", "together", "fireworks", "cerebras", "ollama", "github-copilot", "opencode");
+    static final int EXTRA_RULE_IDS = 512;
+    static final int EXTRA_RESULTS = 32;
+
+    /** Where a policy decision was taken (DESIGN §6 Kanban interactive, §7 Office routing). */
+    public enum Context implements WireName {
+        KANBAN, OFFICE;
+
+        @Override
+        public String wire() {
+            return WireName.of(this);
+        }
+    }
+
+    private final MeterRegistry registry;
+    private final EvidenceCounters evidence;
+    private final BoundedTag agentTypes;
+    private final BoundedTag providers;
+    private final BoundedTag ruleIds = new BoundedTag(Set.of(), EXTRA_RULE_IDS);
+    private final BoundedTag results = new BoundedTag(Set.of(), EXTRA_RESULTS);
+
+    /** Meters on {@code registry} (the evidence counters included). */
+    public RecourseMeters(MeterRegistry registry) {
+        this(new EvidenceCounters(registry));
+    }
+
+    /** Meters on the registry of {@code evidence}, sharing those evidence counters; built-in label lists only. */
+    public RecourseMeters(EvidenceCounters evidence) {
+        this(evidence, Set.of(), Set.of());
+    }
+
+    /**
+     * Meters on the registry of {@code evidence}, with label values allowed beyond the built-in
+     * lists (the configured {@code recourse.metrics.agent-types} / {@code recourse.metrics.providers}).
+     *
+     * @param agentTypes extra {@code agent_type} values (compared in lower case)
+     * @param providers  extra {@code provider} values (compared in lower case)
+     */
+    public RecourseMeters(EvidenceCounters evidence, Set<String> agentTypes, Set<String> providers) {
+        this.evidence = Objects.requireNonNull(evidence, "evidence");
+        this.registry = evidence.registry();
+        this.agentTypes = new BoundedTag(union(KNOWN_AGENT_TYPES, agentTypes), 0);
+        this.providers = new BoundedTag(union(KNOWN_PROVIDERS, providers), 0);
+    }
+
+    private static Set<String> union(Set<String> builtIn, Set<String> configured) {
+        Set<String> all = new java.util.HashSet<>(builtIn);
+        for (String v : configured) {
+            all.add(v.strip().toLowerCase(java.util.Locale.ROOT));
+        }
+        return all;
+    }
+
+    /** Meters on Micrometer's global registry (the demos name it in {@code RecourseTopology.Options.with}). */
+    public static RecourseMeters global() {
+        return new RecourseMeters(Metrics.globalRegistry);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** The evidence stage's counters, on the same registry. */
+    public EvidenceCounters evidence() {
+        return evidence;
+    }
+
+    /**
+     * Counts one classified failed turn: {@code recourse_classifications_total} with the
+     * classification's code, class, confidence and rule id and the turn's agent type and provider.
+     */
+    public void classified(Classification classification, TurnContext context) {
+        Counter.builder(CLASSIFICATIONS)
+                .description("failed turns classified, by semantic code, rule, agent type and provider")
+                .tag("code", classification.code().wire())
+                .tag("class", classification.errorClass().wire())
+                .tag("confidence", classification.confidence().wire())
+                .tag("rule_id", ruleIds.of(classification.ruleId()))
+                .tag("agent_type", agentTypes.of(context == null ? null : context.agentType()))
+                .tag("provider", providers.of(context == null ? null : context.providerId()))
+                .register(registry)
+                .increment();
+    }
+
+    /**
+     * Counts one owner decision on a failed turn.
+     *
+     * @param code   the failed turn's code, or {@code null} when it had none (tag {@code none})
+     * @param result the decision's disposition or status in the owner's wire words
+     */
+    public void policyDecision(Context context, Code code, String result) {
+        Counter.builder(POLICY_DECISIONS)
+                .description("owner decisions on failed turns, by execution context, code and result")
+                .tag("context", context.wire())
+                .tag("code", code == null ? BoundedTag.NONE : code.wire())
+                .tag("result", results.of(result))
+                .register(registry)
+                .increment();
+    }
+
+    /** Counts one failed turn whose evidence was stale when {@code context}'s owner processed it (DESIGN §8). */
+    public void staleEvidence(Context context) {
+        Counter.builder(STALE_EVIDENCE)
+                .description("failed turns whose evidence was older than the staleness bound when processed")
+                .tag("context", context.wire())
+                .register(registry)
+                .increment();
+    }
+
+    /**
+     * Records how late a timer fired: {@code fired − due} (clamped at zero) under
+     * {@code recourse_timer_lag_seconds{owner, kind}}.
+     *
+     * @param owner {@code evidence}, {@code interactive} or {@code routing}
+     * @param kind  the timer kind's wire name
+     */
+    public void timerLag(String owner, String kind, Duration lag) {
+        Timer.builder(TIMER_LAG)
+                .description("fire time minus due instant of time-index entries fired by punctuators")
+                .tag("owner", owner)
+                .tag("kind", kind)
+                .register(registry)
+                .record(lag.isNegative() ? Duration.ZERO : lag);
+    }
+}

@@ -1,0 +1,48 @@
+package io.recourse.routing;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.recourse.taxonomy.WireName;
+
+/**
+ * What a time-index entry is for (DESIGN §8); {@link #code()} is the kind byte of the store key.
+ * Run timers carry the run id, cooldown timers the scope's health key.
+ */
+public enum RoutingTimerKind implements WireName {
+    /** A scheduled same-route command (short retry or reset wait) is due. */
+    ROUTE_COMMAND_DUE((byte) 1),
+    /** An issued command got neither ack nor TurnStarted in time. */
+    DISPATCH_TIMEOUT((byte) 2),
+    /** A scope's cooldown ends by itself (owner's last retry_at + dispatch timeout + 60 s). */
+    COOLDOWN_EXPIRY((byte) 3),
+    /** A parked run's wake. */
+    PARKED_WAKE((byte) 4),
+    /** A run's state ends 7 days after its last event (DESIGN §7). */
+    RUN_EXPIRY((byte) 5);
+
+    private final byte code;
+
+    RoutingTimerKind(byte code) {
+        this.code = code;
+    }
+
+    /** The kind byte of the time-index key. */
+    public byte code() {
+        return code;
+    }
+
+    /** The kind of a kind byte; throws {@link IllegalArgumentException} on an unknown one. */
+    public static RoutingTimerKind ofCode(byte code) {
+        for (RoutingTimerKind k : values()) {
+            if (k.code == code) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("unknown timer kind byte " + code);
+    }
+
+    @JsonValue
+    @Override
+    public String wire() {
+        return WireName.of(this);
+    }
+}
