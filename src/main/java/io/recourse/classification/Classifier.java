@@ -99,6 +99,7 @@ public final class Classifier implements TurnClassifier {
         if (completed && !any(surfaced)) {
             return Optional.empty(); // a completed turn fails only on a match resting on a surfaced failure
         }
+        boolean[] background = marks(index.backgroundMarkers(), scopes, turn, n, true);
         boolean[] preStart = new boolean[n];
         boolean[] readable = new boolean[n];
         for (int i = 0; i < n; i++) {
@@ -106,8 +107,6 @@ public final class Classifier implements TurnClassifier {
             preStart[i] = s.phase() != null ? s.phase().preStart() : evidence.launch();
             readable[i] = s.kind() != SignalKind.FINAL_CHUNK || surfaced[i];
         }
-        turn.readOnly(readable); // no rule reads an unmarked final chunk: it is not scanned for them
-        boolean[] background = marks(index.backgroundMarkers(), scopes, turn, n, true);
         Rule winner = null;
         Rule backgroundWinner = null;
         for (RuleIndex.CompiledRule cr : index.rules()) {
@@ -223,7 +222,7 @@ public final class Classifier implements TurnClassifier {
                                    boolean gated) {
         boolean[] out = new boolean[n];
         for (RuleIndex.CompiledMarker m : markers) {
-            if (!scopes[m.scope] || gated && !turn.possibleAnywhere(m.condition)) {
+            if (!scopes[m.scope] || gated && !turn.possible(m.condition)) {
                 continue;
             }
             for (int i = 0; i < n; i++) {

@@ -49,8 +49,6 @@ final class RuleIndex {
     private final long[] ungated;
     /** Gate id (one per catalogue regex) → its alternatives. */
     private final Alternative[][] gates;
-    /** Per gate id: every alternative is anchored at the start ({@code ^}), so it is tried there without a scan. */
-    private final boolean[] anchoredGate;
     private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
     private final Rule.Target[] targets;
@@ -71,10 +69,6 @@ final class RuleIndex {
         this.scopes = b.scopes.toArray(String[][]::new);
         this.alternatives = b.alternatives.toArray(Alternative[]::new);
         this.gates = b.gates.toArray(Alternative[][]::new);
-        this.anchoredGate = new boolean[gates.length];
-        for (int g = 0; g < gates.length; g++) {
-            anchoredGate[g] = Arrays.stream(gates[g]).allMatch(a -> a.anchored);
-        }
         this.gateIds = b.gateIds;
         this.targets = b.targets.toArray(Rule.Target[]::new);
         this.regexTargets = new int[SignalKind.values().length][];
@@ -200,13 +194,6 @@ final class RuleIndex {
         private final long[] admitted = new long[ungated.length];
 
         private boolean scannedAll;
-        /**
-         * Per signal, whether {@link #scanAll} skips it (set by {@link #readOnly}): a final chunk
-         * no surfaced-failure shape marks, which no rule reads. {@code null}: none skipped.
-         */
-        private boolean[] skipped;
-        /** Kinds (bits) of the skipped signals. */
-        private int skippedKinds;
         /** Per alternative id, its matcher in this turn (created on first use, then reset to each text). */
         private Matcher[] matchers;
 
@@ -222,36 +209,12 @@ final class RuleIndex {
             this.fields = new Field[signals.size() * targets.length];
         }
 
-        /**
-         * Limits {@link #possible} to the signals with {@code readable[i]} (one per signal): the
-         * others are not scanned up front, and {@link #possibleAnywhere} then decides for
-         * conditions that may read them. Call before the first {@link #possible}; otherwise it
-         * has no effect.
-         */
-        void readOnly(boolean[] readable) {
-            if (scannedAll) {
-                return;
-            }
-            for (int i = 0; i < readable.length; i++) {
-                if (!readable[i]) {
-                    if (skipped == null) {
-                        skipped = new boolean[readable.length];
-                    }
-                    skipped[i] = true;
-                    skippedKinds |= 1 << signals.get(i).kind().ordinal();
-                }
-            }
-        }
-
-        /** Scans every field some regex reads (once) on the signals not skipped, for {@link #possible}. */
+        /** Scans every field some regex reads (once), for {@link #possible}. */
         private void scanAll() {
             scannedAll = true;
             for (int i = 0; i < signals.size(); i++) {
                 SignalKind kind = signals.get(i).kind();
                 kinds |= 1 << kind.ordinal();
-                if (skipped != null && skipped[i]) {
-                    continue;
-                }
                 for (int t : regexTargets[kind.ordinal()]) {
                     Field f = field(i, t);
                     if (f != ABSENT) {
@@ -275,21 +238,6 @@ final class RuleIndex {
                 scanAll();
             }
             return (c.kinds & kinds) != 0 && (c.matchGate < 0 || isSet(admitted, c.matchGate));
-        }
-
-        /**
-         * As {@link #possible}, but false only when {@code c} cannot hold on any signal of the
-         * turn, including those {@link #readOnly} left out of the up-front scan.
-         */
-        boolean possibleAnywhere(CompiledCondition c) {
-            return (c.kinds & skippedKinds) != 0 && (c.kinds & kinds()) != 0 || possible(c);
-        }
-
-        private int kinds() {
-            if (!scannedAll) {
-                scanAll();
-            }
-            return kinds;
         }
 
         /**
@@ -340,15 +288,6 @@ final class RuleIndex {
         private boolean test(FieldMatch match, int gate, Field f) {
             if (gate < 0) {
                 return match.test(f.value);
-            }
-            if (f.admitted == null && anchoredGate[gate]) {
-                // every alternative can only match at 0 (lookingAt): cheaper than scanning the whole text first
-                for (Alternative a : gates[gate]) {
-                    if (a.find(f.value, null, matchers())) {
-                        return true;
-                    }
-                }
-                return false;
             }
             if (f.admitted == null) {
                 scan(f);

@@ -29,7 +29,7 @@ public final class ClassifyCpuCompare {
             for (int m = 0; m < 2; m++) {
                 List<Evidence> turns = mixes.get(m);
                 long signals = turns.stream().mapToLong(e -> e.signals().size()).sum();
-                int reps = (int) Math.max(1, 2_000_000 / signals);
+                int reps = (int) Math.max(1, 300_000 / signals);
                 for (int c = 0; c < 2; c++) {
                     long t0 = mx.getCurrentThreadCpuTime();
                     for (int k = 0; k < reps; k++) {
