@@ -424,7 +424,7 @@ public final class Catalogue {
     }
 
     /**
-     * Validates the optional {@code observed} list: the observed-corpus cases (dev split) a rule or
+     * Validates the optional {@code observed} list: the observed-corpus cases (round-1 cases, never holdout) a rule or
      * shape was written from, each an {@code obs-<group>-<nnn>} id, no duplicates.
      */
     private static List<String> observed(JsonNode node, String id) {

@@ -26,11 +26,10 @@ class ObservedCorpusSafetyTest {
     }
 
     /**
-     * Both splits. Held out from the rules, the test split still shows 1 unsafe and 16 silent turns
-     * with provider-errors.v2 (README, "catalogue score"); the rules were not tuned on it, so this
-     * invariant stays disabled until a catalogue revision written from new dev cases meets it.
+     * Both round-1 splits ({@code cases-*.jsonl}, dev and test): round 1's test split has been scored
+     * (README, "catalogue score") and folded into development, so the invariants hold over all of it.
+     * The held-out {@code holdout-*.jsonl} files are never read here.
      */
-    @org.junit.jupiter.api.Disabled("provider-errors.v2 misses on the held-out test split: unsafe 1, silent 16")
     @Test
     void wholeCorpusNoUnsafeNoSilentEveryNegativeKept() throws Exception {
         assertSafety("all");

@@ -75,7 +75,8 @@ public class PoisonPillIT {
                 RecourseConfig.STATE_DIR, stateDir.toString()));
         String frames = config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES);
         String huge = "x".repeat(700_000);
-        // hostile record → the DLQ reason it must get (key: the record's marker header)
+        // hostile record → the DLQ reason it must get (its dead letter is found by source topic and offset:
+        // the record's own marker header must not travel on, DESIGN §3)
         Map<String, String> expected = new LinkedHashMap<>();
         List<ProducerRecord<byte[], byte[]>> hostile = new ArrayList<>();
 
@@ -105,7 +106,7 @@ public class PoisonPillIT {
         // ... and with a proper key: the id itself is refused at parse
         hostile.add(record(config.topicName(RecourseConfig.TOPIC_SESSION_CONTROLS), "s-1",
                 bytes("{\"action\":\"cancel_retry\",\"session_id\":\"" + huge + "\"}"), "session-control-keyed"));
-        expected.put("session-control-keyed", "invalid_field");
+        expected.put("session-control-keyed", "invalid_session_control");
 
         // (3) six frames of one turn, each under the frame bound, each with a 200,000-character identity field
         String longId = "i".repeat(200_000);
@@ -130,8 +131,11 @@ public class PoisonPillIT {
         try (RecourseRunner runner = new RecourseRunner(config).start();
                 KafkaProducer<byte[], byte[]> producer = producer()) {
             // when every hostile record is published, and then a normal failing turn
+            Map<String, String> nameAt = new LinkedHashMap<>();
             for (ProducerRecord<byte[], byte[]> r : hostile) {
-                producer.send(r).get();
+                var meta = producer.send(r).get();
+                nameAt.put(meta.topic() + "@" + meta.offset(), new String(r.headers().lastHeader("poison").value(),
+                        StandardCharsets.UTF_8));
             }
             for (JsonNode f : failing.get("frames")) {
                 producer.send(new ProducerRecord<>(frames, bytes(f.get("session_id").asText() + "/"
@@ -144,7 +148,9 @@ public class PoisonPillIT {
             Map<String, String> reasons = new LinkedHashMap<>();
             Map<String, ConsumerRecord<byte[], byte[]>> byName = new LinkedHashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : dead) {
-                String name = DeadLetters.header(r.headers(), "poison");
+                assertThat(r.headers().lastHeader("poison")).as("an input header in a dead letter").isNull();
+                String name = nameAt.get(DeadLetters.header(r.headers(), DeadLetters.SOURCE_TOPIC) + "@"
+                        + DeadLetters.header(r.headers(), DeadLetters.SOURCE_OFFSET));
                 reasons.put(name, DeadLetters.header(r.headers(), DeadLetters.ERROR_CODE));
                 byName.put(name, r);
             }

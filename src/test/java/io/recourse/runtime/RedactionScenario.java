@@ -249,8 +249,8 @@ public abstract class RedactionScenario {
         f.put("session_id", session).put("prompt_generation", generation).put("seq", seq)
                 .put("occurred_at", t0.plusSeconds(seq).toString()).put("source", source)
                 .put("agent_type", "claude-acp")
-                .put("provider_id", "anthropic " + secret("sk-ant").planted())
-                .put("model_id", "claude-sonnet-4 " + secret("sk").planted())
+                .put("provider_id", "anthropic")
+                .put("model_id", "claude-sonnet-4-" + secret("sk").planted())
                 .put("profile_kind", "concrete").put("phase", phase)
                 .put("task_id", "task-1").put("agent_profile_id", "profile-1");
         f.set("payload", payload);
