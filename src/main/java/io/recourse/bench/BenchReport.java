@@ -71,7 +71,7 @@ public final class BenchReport {
                     mib(med(rs, RunResult::rssBytes))));
         });
         abandoned.ifPresent(p -> b.append(abandonedSection(p)));
-        b.append("\n### Targets (issue 8)\n\n").append(targets(by));
+        b.append("\n### Targets\n\n").append(targets(by));
         return b.toString();
     }
 
