@@ -45,6 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The same slow dispatcher told to ignore {@code expires_at} sends the prompt after Recourse gave
  * up ({@code dispatched_late}): what the deadline prevents.
  *
+ * The three dispatchers run at once, each for its own session.
+ *
  * <p>Needs a Python 3 with {@code confluent_kafka} and {@code fastavro} ({@code .ci/run} installs
  * them); without them every test fails, naming what to install.
  */
@@ -52,7 +54,7 @@ public class PythonDispatcherIT {
 
     private static final Path SCRIPT = Path.of("examples/python/kanban_dispatcher.py");
     private static final Path USER_TURN = Path.of("examples/frames/claude-529.jsonl");
-    private static final long DISPATCH_TIMEOUT_MS = 3_000;
+    private static final long DISPATCH_TIMEOUT_MS = 4_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -60,6 +62,11 @@ public class PythonDispatcherIT {
     private static String python;
     private static RecourseRunner runner;
     private static Topics topics;
+    private static final String OK = "py-ok-" + UUID.randomUUID();
+    private static final String SLOW = "py-slow-" + UUID.randomUUID();
+    private static final String LATE = "py-late-" + UUID.randomUUID();
+    /** The three scenarios' dispatchers, started together (each waits for its own session's command). */
+    private static final Map<String, Process> DISPATCHERS = new java.util.HashMap<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -70,10 +77,18 @@ public class PythonDispatcherIT {
                 RecourseConfig.DISPATCH_TIMEOUT_MS, String.valueOf(DISPATCH_TIMEOUT_MS)));
         topics = Topics.from(config);
         runner = new RecourseRunner(config).start();
+        String slow = String.valueOf(DISPATCH_TIMEOUT_MS + 1_500);
+        DISPATCHERS.put(OK, dispatcher(OK));
+        DISPATCHERS.put(SLOW, dispatcher(SLOW, "--delay-ms", slow));
+        DISPATCHERS.put(LATE, dispatcher(LATE, "--delay-ms", slow, "--ignore-expiry"));
+        for (String session : DISPATCHERS.keySet()) {
+            userTurnFails(session);
+        }
     }
 
     @AfterAll
     static void stop() {
+        DISPATCHERS.values().forEach(Process::destroy);
         if (runner != null) {
             runner.close();
         }
@@ -81,11 +96,8 @@ public class PythonDispatcherIT {
 
     @Test
     void thePythonDispatcherRetriesTheFailedTurnAndTheChainIsDisarmed() throws Exception {
-        String session = "py-ok-" + UUID.randomUUID();
-        Process dispatcher = dispatcher(session);
-        userTurnFails(session);
-
-        List<JsonNode> lines = finish(dispatcher);
+        String session = OK;
+        List<JsonNode> lines = finish(DISPATCHERS.get(session));
         JsonNode handled = only(lines);
         assertThat(handled.get("decision").asText()).as("%s", lines).isEqualTo("dispatched");
         assertThat(handled.get("expires_at").asLong()).as("expires_at decoded from the Avro command").isPositive();
@@ -99,11 +111,8 @@ public class PythonDispatcherIT {
 
     @Test
     void aSlowDispatcherThatHonoursExpiresAtNeverSendsACommandRecourseGaveUpOn() throws Exception {
-        String session = "py-slow-" + UUID.randomUUID();
-        Process dispatcher = dispatcher(session, "--delay-ms", String.valueOf(DISPATCH_TIMEOUT_MS + 1_500));
-        userTurnFails(session);
-
-        List<JsonNode> lines = finish(dispatcher);
+        String session = SLOW;
+        List<JsonNode> lines = finish(DISPATCHERS.get(session));
         JsonNode handled = only(lines);
         assertThat(handled.get("decision").asText()).as("%s", lines).isEqualTo("dropped_expired");
         String commandId = handled.get("command_id").asText();
@@ -119,11 +128,8 @@ public class PythonDispatcherIT {
 
     @Test
     void theSameSlowDispatcherIgnoringExpiresAtSendsAPromptTheUserAlreadyOwns() throws Exception {
-        String session = "py-late-" + UUID.randomUUID();
-        Process dispatcher = dispatcher(session, "--delay-ms", String.valueOf(DISPATCH_TIMEOUT_MS + 1_500), "--ignore-expiry");
-        userTurnFails(session);
-
-        JsonNode handled = only(finish(dispatcher));
+        String session = LATE;
+        JsonNode handled = only(finish(DISPATCHERS.get(session)));
         assertThat(handled.get("decision").asText()).isEqualTo("dispatched");
 
         List<RecoveryState> states = statesUntil(session,
@@ -168,6 +174,7 @@ public class PythonDispatcherIT {
     /** Waits for the dispatcher to exit 0; its stdout as JSON lines, without the "started" line. */
     private static List<JsonNode> finish(Process p) throws Exception {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        System.out.print("python dispatcher stdout:\n" + out);
         assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("dispatcher exited: %s", out).isTrue();
         assertThat(p.exitValue()).as("dispatcher exit code; stdout: %s", out).isZero();
         List<JsonNode> lines = new ArrayList<>();
