@@ -102,6 +102,7 @@ class Dispatcher:
         self.producer = Producer({"bootstrap.servers": args.bootstrap, "enable.idempotence": True})
         self.handled = 0
         self.pending = []  # (monotonic receive time, command), in topic order
+        self.seen = set()  # command ids handled or pending (a real dispatcher keeps these durably)
 
     def drain(self):
         """Handles the pending commands in order. A command whose prompt generation this dispatcher
@@ -211,6 +212,9 @@ class Dispatcher:
                     continue
                 if self.wanted is not None and command["session_id"] not in self.wanted:
                     continue
+                if command["command_id"] in self.seen:
+                    continue  # one command per attempt: a re-read (consumer restart) is not a new command
+                self.seen.add(command["command_id"])
                 self.pending.append((time.monotonic(), command))
                 self.drain()
             self.emit(decision="timeout", handled=self.handled)
