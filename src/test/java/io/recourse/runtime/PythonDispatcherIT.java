@@ -168,7 +168,9 @@ public class PythonDispatcherIT {
         List<String> cmd = new ArrayList<>(List.of(python, SCRIPT.toString(), "--bootstrap", runner.bootstrapServers(),
                 "--sessions", session, "--max-commands", "1", "--timeout-s", "60"));
         cmd.addAll(List.of(extra));
-        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put("PYTHONDONTWRITEBYTECODE", "1"); // no __pycache__ in the work tree
+        return pb.start();
     }
 
     /** Waits for the dispatcher to exit 0; its stdout as JSON lines, without the "started" line. */
