@@ -182,7 +182,8 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
         }
         long timestamp = now.toEpochMilli();
         for (RetryCommand c : decision.commands()) {
-            context().forward(new Record<>(sessionId, new InteractiveOutput.Command(InteractiveAvro.toAvro(c)), timestamp));
+            context().forward(new Record<>(sessionId, new InteractiveOutput.Command(
+                    InteractiveAvro.toAvro(c, policy.config().dispatchTimeout())), timestamp));
         }
         if (decision.expired()) {
             context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), timestamp));

@@ -181,7 +181,7 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
             timers.put(Bytes.wrap(t.key()), workspaceId);
         }
         long timestamp = now.toEpochMilli();
-        for (RoutingOutput out : RoutingRecords.of(d, before, this::config)) {
+        for (RoutingOutput out : RoutingRecords.of(d, before, this::config, options.settings().dispatchTimeout())) {
             context().forward(new Record<>(out.key(), out, timestamp));
         }
     }

@@ -52,7 +52,7 @@ public class RoutingTopologyTest {
         WorkspaceState before = null;
         for (RoutingDecision d : sim.decisions()) {
             WorkspaceState b = before == null ? WorkspaceState.empty(d.state().workspaceId()) : before;
-            for (RoutingOutput o : RoutingRecords.of(d, b, configs)) {
+            for (RoutingOutput o : RoutingRecords.of(d, b, configs, EXACT.settings().dispatchTimeout())) {
                 String topic = switch (o.kind()) {
                     case ROUTE_COMMAND -> "route-commands";
                     case RUN_STATE -> "run-state";
