@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.avro.RouteCommand;
 import io.recourse.demo.RoutingDemoScenario;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.AvroSerde;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RouteConfig;
