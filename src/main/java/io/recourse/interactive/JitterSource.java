@@ -1,9 +1,6 @@
 package io.recourse.interactive;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.recourse.kit.Jitter;
 
 /**
  * Where the bounded jitter of a retry delay comes from (DESIGN §6.2): a number in [0, 1) per
@@ -27,14 +24,12 @@ public interface JitterSource {
      * The default source: SHA-256 over the UTF-8 bytes of
      * {@code "recourse.kanban.jitter/" + session_id + "/" + chain_start_generation + "/" + attempt}
      * (injective: the two numbers after the last two {@code /} never contain one); the first 8 bytes
-     * of the digest as a big-endian long, top 53 bits, scaled by 2<sup>−53</sup> into [0, 1).
+     * of the digest as a big-endian long, top 53 bits, scaled by 2<sup>−53</sup> into [0, 1)
+     * ({@link Jitter.Range#UNIT}).
      */
     static JitterSource hashed() {
-        return (sessionId, chainStart, attempt) -> {
-            byte[] digest = sha256("recourse.kanban.jitter/" + sessionId + "/" + chainStart + "/" + attempt);
-            long bits = ByteBuffer.wrap(digest).getLong() >>> 11;
-            return bits * 0x1.0p-53;
-        };
+        return (sessionId, chainStart, attempt) -> Jitter.hashed(
+                "recourse.kanban.jitter/" + sessionId + "/" + chainStart + "/" + attempt, Jitter.Range.UNIT);
     }
 
     /** A constant source (tests): {@code unit} must be in [0, 1). */
@@ -43,13 +38,5 @@ public interface JitterSource {
             throw new IllegalArgumentException("jitter unit must be in [0, 1): " + unit);
         }
         return (sessionId, chainStart, attempt) -> unit;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
     }
 }

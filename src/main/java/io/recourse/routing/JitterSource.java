@@ -1,9 +1,6 @@
 package io.recourse.routing;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.recourse.kit.Jitter;
 
 /**
  * The injectable source of jitter (DESIGN §7.2, §8): a deterministic value in [-1, 1] for a key,
@@ -17,17 +14,9 @@ public interface JitterSource {
     /** A value in [-1, 1], a pure function of {@code key}. */
     double unit(String key);
 
-    /** SHA-256 of the key mapped uniformly onto [-1, 1]: the production source. */
+    /** SHA-256 of the key mapped uniformly onto [-1, 1) ({@link Jitter.Range#SIGNED}): the production source. */
     static JitterSource hashing() {
-        return key -> {
-            try {
-                byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-                long bits = ByteBuffer.wrap(h).getLong() >>> 11; // 53 bits
-                return (bits / (double) (1L << 53)) * 2.0 - 1.0;
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-        };
+        return key -> Jitter.hashed(key, Jitter.Range.SIGNED);
     }
 
     /** No jitter: every delay is its nominal value (tests and the demo's exact timeline). */

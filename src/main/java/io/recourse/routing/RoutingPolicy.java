@@ -64,8 +64,8 @@ public final class RoutingPolicy {
         if (!preStart && c.confidence() != Confidence.HIGH) {
             return Verdict.decline(RoutePath.GATE, RunReason.LOW_CONFIDENCE);
         }
-        if (outcome.recordedAt() != null
-                && Duration.between(outcome.recordedAt(), now).compareTo(settings.stalenessBound()) > 0) {
+        if (outcome.recordedAt() == null // evidence of unknown age fails closed, as in the interactive owner
+                || Duration.between(outcome.recordedAt(), now).compareTo(settings.stalenessBound()) > 0) {
             return Verdict.decline(RoutePath.GATE, RunReason.STALE_EVIDENCE);
         }
         // 2. Code rules.

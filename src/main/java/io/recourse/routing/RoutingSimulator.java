@@ -41,7 +41,7 @@ public final class RoutingSimulator {
     private Instant now;
     private WorkspaceState state;
     private final TreeSet<TimerEntry> timers = new TreeSet<>(TimerEntry.ORDER);
-    private final List<String> timeline = new ArrayList<>();
+    private final SimulatorTimeline timeline;
     private final List<RoutingDecision> decisions = new ArrayList<>();
     private final List<Instant> decisionTimes = new ArrayList<>();
     private final List<RouteCommand> commands = new ArrayList<>();
@@ -70,6 +70,7 @@ public final class RoutingSimulator {
         this.start = start;
         this.now = start;
         this.state = WorkspaceState.empty(workspaceId);
+        this.timeline = new SimulatorTimeline(start);
     }
 
     // ------------------------------------------------------------------ script steps
@@ -219,18 +220,12 @@ public final class RoutingSimulator {
 
     /** The printable timeline so far, one line per input or output. */
     public List<String> timeline() {
-        return List.copyOf(timeline);
+        return timeline.lines();
     }
 
     /** Prints the timeline, the health table and the parked runs. */
     public void print(PrintStream out) {
-        timeline.forEach(out::println);
-        out.println("-- provider health");
-        healthTable.forEach((k, h) -> out.println(k + " " + h.state().wire() + " step=" + h.backoffStep()
-                + (h.retryAt() == null ? "" : " retry_at=+" + offset(h.retryAt()))));
-        out.println("-- parked runs");
-        parkedRuns.forEach((k, p) -> out.println(k + " " + p.status().wire()
-                + (p.wakeAt() == null ? "" : " wake_at=+" + offset(p.wakeAt())) + " " + p.reasons()));
+        timeline.print(out, healthTable, parkedRuns);
     }
 
     // ------------------------------------------------------------------ helpers
@@ -250,43 +245,18 @@ public final class RoutingSimulator {
         state = d.state();
         d.cancel().forEach(timers::remove);
         timers.addAll(d.arm());
-        String at = "+" + offset(now) + " ";
-        timeline.add(at + label);
-        String pad = " ".repeat(at.length() + 2);
-        d.notes().forEach(n -> timeline.add(pad + "note " + n));
-        for (RouteAttempt a : d.attempts()) {
-            timeline.add(pad + "attempt " + a.runId() + " #" + a.sequence() + " " + a.outcome().wire() + " "
-                    + (a.candidate() == null ? "-" : a.candidate().executionProfileId())
-                    + (a.code() == null ? "" : " " + a.code().wire()));
-        }
         for (ProviderHealth h : d.health()) {
             healthTable.put(h.key().healthKey(), h);
-            timeline.add(pad + "health " + h.key().healthKey() + " " + h.state().wire()
-                    + (h.retryAt() == null ? "" : " retry_at=+" + offset(h.retryAt())));
         }
         for (ParkedRunChange p : d.parked()) {
             if (p.release()) {
                 parkedRuns.remove(p.runId());
-                timeline.add(pad + "unpark " + p.runId());
             } else {
                 parkedRuns.put(p.runId(), p.parked());
-                timeline.add(pad + "park " + p.runId() + " " + p.parked().status().wire()
-                        + (p.parked().wakeAt() == null ? "" : " wake_at=+" + offset(p.parked().wakeAt())));
             }
         }
-        for (RunState s : d.runStates()) {
-            timeline.add(pad + "state " + s.runId() + " " + s.status().wire() + " attempt=" + s.attempt()
-                    + (s.candidate() == null ? "" : " on=" + s.candidate().executionProfileId())
-                    + (s.retryAt() == null ? "" : " retry_at=+" + offset(s.retryAt()) + " (" + s.retryOrdinal() + "/" + s.maxRetries() + ")")
-                    + (s.wakeAt() == null ? "" : " wake_at=+" + offset(s.wakeAt()))
-                    + (s.reason() == null ? "" : " reason=" + s.reason()));
-        }
-        for (RouteCommand c : d.commands()) {
-            commands.add(c);
-            timeline.add(pad + "command " + c.commandId() + " " + c.action().wire()
-                    + (c.candidate() == null ? "" : " on=" + c.candidate().executionProfileId())
-                    + (c.reason() == null ? "" : " reason=" + c.reason()));
-        }
+        commands.addAll(d.commands());
+        timeline.record(now, label, d);
         for (RouteCommand c : d.commands()) {
             if (c.action() != RouteAction.DECLINE && !silenced.contains(c.runId())) {
                 confirmDispatch(c);
@@ -329,14 +299,6 @@ public final class RoutingSimulator {
         return new TurnContext(t.sessionId(), t.generation(), PromptOrigin.SCHEDULED, null, t.commandId(),
                 ProfileKind.DYNAMIC, "sim-agent", "dyn", t.candidate().executionProfileId(), t.candidate().providerId(),
                 t.candidate().modelId(), runId, workspaceId, "task-" + runId, false);
-    }
-
-    private String offset(Instant i) {
-        Duration d = Duration.between(start, i);
-        boolean neg = d.isNegative();
-        d = d.abs();
-        return String.format("%s%02d:%02d:%02d.%03d", neg ? "-" : "", d.toHours(), d.toMinutesPart(), d.toSecondsPart(),
-                d.toMillisPart());
     }
 
     /** The simulated dispatcher's current session of a run, or {@code null} before its first dispatch. */

@@ -14,7 +14,6 @@ import io.recourse.taxonomy.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -215,16 +214,30 @@ public class RoutingDecisionMatrixTest {
 
     @Test
     public void everyCodeOfTheTaxonomyHasAPathInTheEvaluator() {
-        RoutingPolicy policy = RoutingFixtures.router(RoutingFixtures.threeCandidates()).policy();
-        Set<Code> covered = EnumSet.noneOf(Code.class);
-        for (Code code : Code.values()) {
-            for (boolean pre : new boolean[] {true, false}) {
-                RoutePath p = policy.pathOf(code, pre, RoutingFixtures.high(code), T0);
-                assertThat(p).isNotNull();
-                covered.add(code);
-            }
+        // DESIGN §7.3, written out per code: {pre-start path, post-start path} (rate_limited without a short hint)
+        Map<Code, RoutePath[]> want = new java.util.EnumMap<>(Code.class);
+        for (Code c : List.of(Code.NETWORK_UNAVAILABLE, Code.PROVIDER_OVERLOADED, Code.PROVIDER_UNAVAILABLE,
+                Code.MODEL_CAPACITY)) {
+            want.put(c, new RoutePath[] {RoutePath.SHORT, RoutePath.SHORT});
         }
-        assertThat(covered).containsExactlyInAnyOrder(Code.values());
+        for (Code c : List.of(Code.RATE_LIMITED, Code.QUOTA_LIMITED, Code.AUTH_REQUIRED, Code.MISSING_CREDENTIALS,
+                Code.SUBSCRIPTION_REQUIRED, Code.MODEL_UNAVAILABLE, Code.PROVIDER_NOT_CONFIGURED)) {
+            want.put(c, new RoutePath[] {RoutePath.LONG_HORIZON, RoutePath.LONG_HORIZON});
+        }
+        want.put(Code.AGENT_TRANSPORT_LOST, new RoutePath[] {RoutePath.LAUNCH_TRANSPORT, RoutePath.DECLINE});
+        want.put(Code.UNKNOWN_PROVIDER_ERROR, new RoutePath[] {RoutePath.LAUNCH_UNKNOWN, RoutePath.DECLINE});
+        for (Code c : List.of(Code.PERMISSION_DENIED_BY_USER, Code.TASK_ERROR, Code.REPO_ERROR,
+                Code.CONTEXT_WINDOW_EXCEEDED, Code.RESUME_CORRUPTED, Code.INVALID_REQUEST, Code.AGENT_RUNTIME_ERROR)) {
+            want.put(c, new RoutePath[] {RoutePath.DECLINE, RoutePath.DECLINE});
+        }
+        assertThat(want.keySet()).as("every code has an expected path").containsExactlyInAnyOrder(Code.values());
+        RoutingPolicy policy = RoutingFixtures.router(RoutingFixtures.threeCandidates()).policy();
+        for (Code code : Code.values()) {
+            assertThat(policy.pathOf(code, true, RoutingFixtures.high(code), T0)).as(code.wire() + " pre-start")
+                    .isEqualTo(want.get(code)[0]);
+            assertThat(policy.pathOf(code, false, RoutingFixtures.high(code), T0)).as(code.wire() + " post-start")
+                    .isEqualTo(want.get(code)[1]);
+        }
     }
 
     @Test

@@ -562,6 +562,19 @@ public class RoutingRulesScenarioTest {
         }
 
         @Test
+        void evidenceWithoutARecordTimeFailsClosedAsStale() {
+            RoutingSimulator sim = simulator(threeCandidates());
+            sim.request("r1", PROFILE);
+            TurnOutcome unknownAge = new TurnOutcome(sim.currentContext("r1"), Outcome.FAILED, false, "end_turn", false,
+                    false, true, high(Code.MODEL_CAPACITY), sim.now(), null);
+            RoutingDecision d = sim.event("outcome without recorded_at", unknownAge);
+            assertThat(d.commands()).hasSize(1);
+            assertThat(d.commands().get(0).action()).isEqualTo(RouteAction.DECLINE);
+            assertThat(d.commands().get(0).reason()).isEqualTo("stale_evidence");
+            assertThat(sim.healthTable()).isEmpty();
+        }
+
+        @Test
         void aStaleGenerationIsIgnored() {
             RoutingSimulator sim = simulator(threeCandidates());
             sim.request("r1", PROFILE);
