@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped catalogue's safety invariants over the whole observed corpus
- * ({@code corpus/observed/cases-*.jsonl}): {@code recourse catalogue score --split dev|all}
- * reports no unsafe classification (an automatic retry where the truth is not transient), no silent
- * failure (a failing turn reported completed) and every look-alike negative kept completed. The
- * accuracy figures are measurements, not invariants, and are not asserted here.
+ * ({@code corpus/observed/cases-*.jsonl}, and the spent {@code holdout-*.jsonl}):
+ * {@code recourse catalogue score --split dev|all} reports no unsafe classification (an automatic
+ * retry where the truth is not transient), no silent failure (a failing turn reported completed)
+ * and every look-alike negative kept completed. The accuracy figures are measurements, not
+ * invariants, and are not asserted here.
  */
 class ObservedCorpusSafetyTest {
 
@@ -28,23 +29,37 @@ class ObservedCorpusSafetyTest {
     /**
      * Both round-1 splits ({@code cases-*.jsonl}, dev and test): round 1's test split has been scored
      * (README, "catalogue score") and folded into development, so the invariants hold over all of it.
-     * The held-out {@code holdout-*.jsonl} files are never read here.
+     * The spent held-out set has its own test below.
      */
     @Test
     void wholeCorpusNoUnsafeNoSilentEveryNegativeKept() throws Exception {
         assertSafety("all");
     }
 
+    /**
+     * The round-2 held-out set ({@code holdout-*.jsonl}): scored once with the rules it was held out
+     * from (README, "catalogue score"), then studied and written against, so it is development data now
+     * and the invariants hold over it too.
+     */
+    @Test
+    void spentHoldoutNoUnsafeNoSilentEveryNegativeKept() throws Exception {
+        assertSafety("all", "holdout-.*\\.jsonl", 9);
+    }
+
     private static void assertSafety(String split) throws Exception {
+        assertSafety(split, "cases-.*\\.jsonl", 9);
+    }
+
+    private static void assertSafety(String split, String files, int moreThan) throws Exception {
         URL url = ObservedCorpusSafetyTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).isNotNull();
         List<String> args = new ArrayList<>(List.of("catalogue", "score", "--split", split,
                 "--max-unsafe", "0", "--max-silent", "0", "--min-negatives-kept", "1"));
-        try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
-            files.filter(p -> p.getFileName().toString().matches("cases-.*\\.jsonl")).sorted()
+        try (Stream<Path> paths = Files.list(Path.of(url.toURI()))) {
+            paths.filter(p -> p.getFileName().toString().matches(files)).sorted()
                     .forEach(p -> args.add(p.toString()));
         }
-        assertThat(args).as("observed case files").hasSizeGreaterThan(9);
+        assertThat(args).as("observed case files").hasSizeGreaterThan(moreThan);
 
         Cli.Run run = Cli.run(args.toArray(String[]::new));
 
