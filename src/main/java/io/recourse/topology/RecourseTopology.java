@@ -156,19 +156,17 @@ public final class RecourseTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
         // (1) ingress
-        Map<String, KStream<String, Admission>> branches = builder
-                .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
+        Map<String, KStream<String, Admission>> branches = topics.agentFrames().stream(builder, FRAMES_SOURCE)
                 .process(() -> new IngressProcessor(admission, DeadLetters.maxRecordBytes(topics.dlq())), Named.as(INGRESS_PROCESSOR))
                 .split(Named.as(INGRESS_SPLIT))
                 .branch((key, admitted) -> admitted instanceof Admission.Rejected, Branched.as(INGRESS_REJECTED_BRANCH))
                 .defaultBranch(Branched.as(INGRESS_ADMITTED_BRANCH));
 
-        branches.get(INGRESS_SPLIT + INGRESS_REJECTED_BRANCH)
+        topics.dlq().to(branches.get(INGRESS_SPLIT + INGRESS_REJECTED_BRANCH)
                 .map((key, rejected) -> {
                     Admission.Rejected r = (Admission.Rejected) rejected;
                     return KeyValue.pair(r.originalKey(), r.originalValue());
-                }, Named.as(DLQ_RECORD))
-                .to(topics.dlq().name(), topics.dlq().produced(DLQ_SINK));
+                }, Named.as(DLQ_RECORD)), DLQ_SINK);
 
         KStream<String, Frame> frames = branches.get(INGRESS_SPLIT + INGRESS_ADMITTED_BRANCH)
                 .mapValues(admitted -> ((Admission.Admitted) admitted).frame(), Named.as(FRAMES_ADMITTED));
