@@ -32,7 +32,7 @@ public record Topic<K, V>(TopicSpec<K, V> spec, String name, Serde<K> keySerde, 
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(valueSerde, "valueSerde");
-        topicConfigs = Map.copyOf(topicConfigs);
+        topicConfigs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(topicConfigs)); // in declaration order
     }
 
     /** The topic of {@code spec} under the name {@code config} gives it, with serdes derived from the declared types. */
