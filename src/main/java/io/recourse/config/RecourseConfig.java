@@ -1,9 +1,5 @@
 package io.recourse.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -13,9 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Properties;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Recourse's configuration: defaults, overridden by an optional properties file, overridden by
@@ -48,25 +42,25 @@ public final class RecourseConfig {
     public static final String STATE_DIR = "state.dir";
     public static final String PROCESSING_GUARANTEE = "processing.guarantee";
 
-    // --- topics (DESIGN §2) ---
-    public static final String TOPIC_AGENT_FRAMES = "recourse.topic.agent-frames";
-    public static final String TOPIC_SESSION_CONTROLS = "recourse.topic.session-controls";
-    public static final String TOPIC_KANBAN_DISPATCH_ACKS = "recourse.topic.kanban.dispatch-acks";
-    public static final String TOPIC_OFFICE_RUN_REQUESTS = "recourse.topic.office.run-requests";
-    public static final String TOPIC_OFFICE_RUN_CONTROLS = "recourse.topic.office.run-controls";
-    public static final String TOPIC_OFFICE_DISPATCH_ACKS = "recourse.topic.office.dispatch-acks";
-    public static final String TOPIC_ROUTE_CONFIG = "recourse.topic.route-config";
-    public static final String TOPIC_ROUTE_CONFIG_VALIDATED = "recourse.topic.route-config.validated";
-    public static final String TOPIC_DLQ = "recourse.topic.dlq";
-    public static final String TOPIC_CLASSIFICATIONS = "recourse.topic.classifications";
-    public static final String TOPIC_UNCLASSIFIED_EVIDENCE = "recourse.topic.unclassified-evidence";
-    public static final String TOPIC_KANBAN_RETRY_COMMANDS = "recourse.topic.kanban.retry-commands";
-    public static final String TOPIC_KANBAN_RECOVERY_STATE = "recourse.topic.kanban.recovery-state";
-    public static final String TOPIC_OFFICE_ROUTE_COMMANDS = "recourse.topic.office.route-commands";
-    public static final String TOPIC_OFFICE_RUN_STATE = "recourse.topic.office.run-state";
-    public static final String TOPIC_OFFICE_ROUTE_ATTEMPTS = "recourse.topic.office.route-attempts";
-    public static final String TOPIC_OFFICE_PROVIDER_HEALTH = "recourse.topic.office.provider-health";
-    public static final String TOPIC_OFFICE_PARKED_RUNS = "recourse.topic.office.parked-runs";
+    // --- topics (DESIGN §2): the name keys of the TopicSpec declarations ---
+    public static final String TOPIC_AGENT_FRAMES = TopicSpec.AGENT_FRAMES.key();
+    public static final String TOPIC_SESSION_CONTROLS = TopicSpec.SESSION_CONTROLS.key();
+    public static final String TOPIC_KANBAN_DISPATCH_ACKS = TopicSpec.KANBAN_DISPATCH_ACKS.key();
+    public static final String TOPIC_OFFICE_RUN_REQUESTS = TopicSpec.OFFICE_RUN_REQUESTS.key();
+    public static final String TOPIC_OFFICE_RUN_CONTROLS = TopicSpec.OFFICE_RUN_CONTROLS.key();
+    public static final String TOPIC_OFFICE_DISPATCH_ACKS = TopicSpec.OFFICE_DISPATCH_ACKS.key();
+    public static final String TOPIC_ROUTE_CONFIG = TopicSpec.ROUTE_CONFIG.key();
+    public static final String TOPIC_ROUTE_CONFIG_VALIDATED = TopicSpec.ROUTE_CONFIG_VALIDATED.key();
+    public static final String TOPIC_DLQ = TopicSpec.DLQ.key();
+    public static final String TOPIC_CLASSIFICATIONS = TopicSpec.CLASSIFICATIONS.key();
+    public static final String TOPIC_UNCLASSIFIED_EVIDENCE = TopicSpec.UNCLASSIFIED_EVIDENCE.key();
+    public static final String TOPIC_KANBAN_RETRY_COMMANDS = TopicSpec.KANBAN_RETRY_COMMANDS.key();
+    public static final String TOPIC_KANBAN_RECOVERY_STATE = TopicSpec.KANBAN_RECOVERY_STATE.key();
+    public static final String TOPIC_OFFICE_ROUTE_COMMANDS = TopicSpec.OFFICE_ROUTE_COMMANDS.key();
+    public static final String TOPIC_OFFICE_RUN_STATE = TopicSpec.OFFICE_RUN_STATE.key();
+    public static final String TOPIC_OFFICE_ROUTE_ATTEMPTS = TopicSpec.OFFICE_ROUTE_ATTEMPTS.key();
+    public static final String TOPIC_OFFICE_PROVIDER_HEALTH = TopicSpec.OFFICE_PROVIDER_HEALTH.key();
+    public static final String TOPIC_OFFICE_PARKED_RUNS = TopicSpec.OFFICE_PARKED_RUNS.key();
 
     /** Partitions of the topics Recourse creates (DESIGN §2); default 6. */
     public static final String TOPIC_PARTITIONS = "recourse.topic.partitions";
@@ -92,16 +86,16 @@ public final class RecourseConfig {
      */
     public static final String OUTCOME_TIMEOUT_MS = "recourse.outcome.timeout.ms";
     /**
-     * Whether a null-value record on {@code recourse.route-config} deletes the profile's document
-     * ({@code allow}) or is dead-lettered, the last valid document staying in force
-     * ({@code reject}, the default; DESIGN §7.1).
-     */
-    /**
      * For this long after an interactive task reaches RUNNING, due retry timers wait, so the
      * session events restored or buffered meanwhile (a newer prompt) are applied before a retry can
      * fire; default 2 s (DESIGN §6.3, §8).
      */
     public static final String INTERACTIVE_START_SETTLE_MS = "recourse.interactive.start.settle.ms";
+    /**
+     * Whether a null-value record on {@code recourse.route-config} deletes the profile's document
+     * ({@code allow}) or is dead-lettered, the last valid document staying in force
+     * ({@code reject}, the default; DESIGN §7.1).
+     */
     public static final String ROUTE_CONFIG_TOMBSTONES = "recourse.route-config.tombstones";
     /**
      * The stable name of this instance, from which {@code group.instance.id} (Kafka static
@@ -156,35 +150,13 @@ public final class RecourseConfig {
     /** Providers kept as {@code provider} metric label values beyond the built-in list; as {@link #METRICS_AGENT_TYPES}. */
     public static final String METRICS_PROVIDERS = "recourse.metrics.providers";
 
-    private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
-    private static final int MAX_LABEL_VALUES = 64;
 
     private static final Map<String, String> DEFAULTS;
     private static final Map<String, String> TOPIC_DEFAULTS;
 
     static {
-        Map<String, String> t = new LinkedHashMap<>();
-        t.put(TOPIC_AGENT_FRAMES, "recourse.agent-frames");
-        t.put(TOPIC_SESSION_CONTROLS, "recourse.session-controls");
-        t.put(TOPIC_KANBAN_DISPATCH_ACKS, "recourse.kanban.dispatch-acks");
-        t.put(TOPIC_OFFICE_RUN_REQUESTS, "recourse.office.run-requests");
-        t.put(TOPIC_OFFICE_RUN_CONTROLS, "recourse.office.run-controls");
-        t.put(TOPIC_OFFICE_DISPATCH_ACKS, "recourse.office.dispatch-acks");
-        t.put(TOPIC_ROUTE_CONFIG, "recourse.route-config");
-        t.put(TOPIC_ROUTE_CONFIG_VALIDATED, "recourse.route-config.validated");
-        t.put(TOPIC_DLQ, "recourse.dlq");
-        t.put(TOPIC_CLASSIFICATIONS, "recourse.classifications");
-        t.put(TOPIC_UNCLASSIFIED_EVIDENCE, "recourse.unclassified-evidence");
-        t.put(TOPIC_KANBAN_RETRY_COMMANDS, "recourse.kanban.retry-commands");
-        t.put(TOPIC_KANBAN_RECOVERY_STATE, "recourse.kanban.recovery-state");
-        t.put(TOPIC_OFFICE_ROUTE_COMMANDS, "recourse.office.route-commands");
-        t.put(TOPIC_OFFICE_RUN_STATE, "recourse.office.run-state");
-        t.put(TOPIC_OFFICE_ROUTE_ATTEMPTS, "recourse.office.route-attempts");
-        t.put(TOPIC_OFFICE_PROVIDER_HEALTH, "recourse.office.provider-health");
-        t.put(TOPIC_OFFICE_PARKED_RUNS, "recourse.office.parked-runs");
-        TOPIC_DEFAULTS = Collections.unmodifiableMap(t);
-
-        Map<String, String> d = new LinkedHashMap<>(t);
+        TOPIC_DEFAULTS = Collections.unmodifiableMap(TopicSpec.defaultNames());
+        Map<String, String> d = new LinkedHashMap<>(TOPIC_DEFAULTS);
         d.put(APPLICATION_ID, "recourse");
         d.put(STATE_DIR, "recourse-state");
         d.put(PROCESSING_GUARANTEE, "exactly_once_v2");
@@ -215,14 +187,19 @@ public final class RecourseConfig {
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
-    /** Kafka's legal topic names (Topic.validate): at most 249 of [a-zA-Z0-9._-]. */
-    private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
-    private static final List<String> GUARANTEES = List.of("exactly_once_v2", "at_least_once");
 
     private final Map<String, String> values;
+    private final Map<String, ConfigSources.Source> sources;
+    private final List<String> warnings;
 
-    private RecourseConfig(Map<String, String> values) {
-        this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+    private RecourseConfig(Map<String, String> values, Map<String, ConfigSources.Source> sources, List<String> warnings) {
+        Map<String, String> v = new TreeMap<>(values);
+        v.values().removeIf(java.util.Objects::isNull);
+        this.values = Collections.unmodifiableMap(v);
+        Map<String, ConfigSources.Source> s = new TreeMap<>(sources);
+        s.keySet().retainAll(v.keySet());
+        this.sources = Collections.unmodifiableMap(s);
+        this.warnings = List.copyOf(warnings);
         validate();
     }
 
@@ -232,62 +209,86 @@ public final class RecourseConfig {
     }
 
     /**
-     * Defaults overridden by {@code overrides}.
+     * Defaults overridden by {@code overrides} (their source: {@code flag}); keys are not checked
+     * against the known ones (that is {@link #load}'s job).
      *
      * @throws ConfigurationException naming the first invalid key and value
      */
     public static RecourseConfig of(Map<String, String> overrides) {
         Map<String, String> v = new LinkedHashMap<>(DEFAULTS);
-        overrides.forEach((k, val) -> v.put(k.trim(), val == null ? null : val.trim()));
-        v.values().removeIf(java.util.Objects::isNull);
-        return new RecourseConfig(v);
+        Map<String, ConfigSources.Source> s = new LinkedHashMap<>();
+        DEFAULTS.keySet().forEach(k -> s.put(k, ConfigSources.Source.DEFAULT));
+        overrides.forEach((k, val) -> {
+            v.put(k.trim(), val == null ? null : val.trim());
+            s.put(k.trim(), ConfigSources.Source.FLAG);
+        });
+        return new RecourseConfig(v, s, List.of());
     }
 
     /**
      * Defaults, overridden by {@code file} (a Java properties file, optional), overridden by the
-     * {@code RECOURSE_*} entries of {@code env}.
+     * {@code RECOURSE_*} entries of {@code env}; every other {@code RECOURSE_*} variable passes
+     * through as a Kafka key.
      *
-     * @throws ConfigurationException when the file cannot be read or a value is invalid
+     * @throws ConfigurationException when the file cannot be read, a {@code recourse.*} key of the
+     *                                file is unknown (see {@link ConfigSources}) or a value is invalid
      */
     public static RecourseConfig load(Path file, Map<String, String> env) {
-        Map<String, String> v = new LinkedHashMap<>();
-        if (file != null) {
-            Properties p = new Properties();
-            try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                p.load(r);
-            } catch (IOException e) {
-                throw new ConfigurationException("--config", file, "cannot read: " + e.getMessage());
-            }
-            p.stringPropertyNames().forEach(k -> v.put(k, p.getProperty(k)));
-        }
-        v.putAll(fromEnvironment(env));
-        return of(v);
+        return load(file, env, Map.of(), Map.of(), k -> true);
+    }
+
+    /**
+     * The configuration from every source of {@link ConfigSources}, in increasing precedence: defaults,
+     * {@code file} (optional), {@code RECOURSE_*} variables of {@code env}, {@code recourse.*} and
+     * {@code kafka.*} entries of {@code systemProperties}, {@code flags}.
+     *
+     * @param kafkaKey true for a Kafka client or Streams configuration name: a {@code RECOURSE_*}
+     *                 variable that maps to neither a Recourse key nor one of these is unknown
+     * @throws ConfigurationException on an unreadable file, an unknown key (with the closest known
+     *                                one; unless {@code recourse.config.allow-unknown=true}) or an invalid value
+     */
+    public static RecourseConfig load(Path file, Map<String, String> env, Map<String, String> systemProperties,
+                                      Map<String, String> flags, java.util.function.Predicate<String> kafkaKey) {
+        ConfigSources read = ConfigSources.read(file, env, systemProperties, flags, kafkaKey);
+        return new RecourseConfig(read.values(), read.sources(), read.unknown());
     }
 
     /** Maps {@code RECOURSE_*} environment variables to configuration keys (see class doc). */
     static Map<String, String> fromEnvironment(Map<String, String> env) {
-        Map<String, String> known = new LinkedHashMap<>();
-        for (String key : DEFAULTS.keySet()) {
-            known.put(envName(key), key);
-        }
+        ConfigSources read = ConfigSources.read(null, env, Map.of(), Map.of(), k -> true);
         Map<String, String> out = new LinkedHashMap<>();
-        env.forEach((name, value) -> {
-            if (!name.startsWith(ENV_PREFIX) || name.length() == ENV_PREFIX.length()) {
-                return;
+        read.sources().forEach((k, source) -> {
+            if (source == ConfigSources.Source.ENV) {
+                out.put(k, read.values().get(k));
             }
-            String key = known.get(name);
-            if (key == null) {
-                key = name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
-            }
-            out.put(key, value);
         });
         return out;
     }
 
     /** The environment variable that sets {@code key}, e.g. {@code RECOURSE_TOPIC_PARTITIONS}. */
     public static String envName(String key) {
-        String k = key.startsWith("recourse.") ? key.substring("recourse.".length()) : key;
-        return ENV_PREFIX + k.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        return ConfigSources.envName(key);
+    }
+
+    /** Where the value of {@code key} came from ({@code null} when unset). */
+    public ConfigSources.Source source(String key) {
+        return sources.get(key);
+    }
+
+    /** Every configured key and its value, secrets included: print only through {@link #masked(String)}. */
+    public Map<String, String> values() {
+        return values;
+    }
+
+    /** The value of {@code key} for display: {@code [hidden]} for a secret ({@link #isSecret}). */
+    public String masked(String key) {
+        String v = values.get(key);
+        return v == null ? null : isSecret(key) ? "[hidden]" : v;
+    }
+
+    /** The unknown keys accepted because {@code recourse.config.allow-unknown=true}, as messages. */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** Keys of the DESIGN §2 topic names, in the table's order, e.g. {@link #TOPIC_AGENT_FRAMES}. */
@@ -327,7 +328,9 @@ public final class RecourseConfig {
     public RecourseConfig with(String key, String value) {
         Map<String, String> v = new LinkedHashMap<>(values);
         v.put(key, value);
-        return new RecourseConfig(v);
+        Map<String, ConfigSources.Source> s = new LinkedHashMap<>(sources);
+        s.put(key, ConfigSources.Source.FLAG);
+        return new RecourseConfig(v, s, warnings);
     }
 
     public String applicationId() {
@@ -458,7 +461,6 @@ public final class RecourseConfig {
         return port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
     }
 
-    /** The address the metrics endpoint binds to. */
     /** {@link #METRICS_AGENT_TYPES}, in the order given. */
     public java.util.Set<String> metricsAgentTypes() {
         return labelValues(METRICS_AGENT_TYPES);
@@ -469,7 +471,7 @@ public final class RecourseConfig {
         return labelValues(METRICS_PROVIDERS);
     }
 
-    private java.util.Set<String> labelValues(String key) {
+    java.util.Set<String> labelValues(String key) {
         String v = values.get(key);
         java.util.Set<String> out = new java.util.LinkedHashSet<>();
         if (v != null) {
@@ -482,6 +484,7 @@ public final class RecourseConfig {
         return java.util.Collections.unmodifiableSet(out);
     }
 
+    /** The address the metrics endpoint binds to. */
     public String metricsHost() {
         return values.get(METRICS_HOST);
     }
@@ -516,116 +519,10 @@ public final class RecourseConfig {
     }
 
     private void validate() {
-        for (String key : TOPIC_DEFAULTS.keySet()) {
-            String name = values.get(key);
-            if (!TOPIC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-                throw new ConfigurationException(key, name, "not a legal Kafka topic name ([a-zA-Z0-9._-], 1..249 chars)");
-            }
-        }
-        Map<String, String> seen = new LinkedHashMap<>();
-        for (String key : TOPIC_DEFAULTS.keySet()) {
-            String previous = seen.putIfAbsent(values.get(key), key);
-            if (previous != null) {
-                throw new ConfigurationException(key, values.get(key), "same topic as " + previous);
-            }
-        }
-        if (!GUARANTEES.contains(processingGuarantee())) {
-            throw new ConfigurationException(PROCESSING_GUARANTEE, processingGuarantee(), "expected one of " + GUARANTEES);
-        }
-        if (applicationId().isBlank()) {
-            throw new ConfigurationException(APPLICATION_ID, applicationId(), "must not be blank");
-        }
-        if (values.get(STATE_DIR).isBlank()) {
-            throw new ConfigurationException(STATE_DIR, values.get(STATE_DIR), "must not be blank");
-        }
-        String create = values.get(TOPICS_CREATE);
-        if (create != null && !create.equals("true") && !create.equals("false")) {
-            throw new ConfigurationException(TOPICS_CREATE, create, "expected true or false");
-        }
-        range(TOPIC_PARTITIONS, 1, 10_000);
-        range(OWNER_PARTITIONS, 1, 10_000);
-        int rf = intValue(TOPIC_REPLICATION_FACTOR);
-        if (rf == 0 || rf < -1 || rf > Short.MAX_VALUE) {
-            throw new ConfigurationException(TOPIC_REPLICATION_FACTOR, rf, "expected -1 (broker default) or ≥ 1");
-        }
-        range(PUNCTUATION_INTERVAL_MS, 1, Duration.ofHours(1).toMillis());
-        range(STALENESS_MS, 1, Long.MAX_VALUE);
-        range(EVIDENCE_IDLE_MS, 1, Long.MAX_VALUE);
-        range(EVIDENCE_RETENTION_MS, 1, Long.MAX_VALUE);
-        range(DISPATCH_TIMEOUT_MS, 1, Long.MAX_VALUE);
-        range(OUTCOME_TIMEOUT_MS, 1, Long.MAX_VALUE);
-        range(INTERACTIVE_START_SETTLE_MS, 0, Duration.ofHours(1).toMillis());
-        String tombstones = values.get(ROUTE_CONFIG_TOMBSTONES);
-        if (!tombstones.equals("allow") && !tombstones.equals("reject")) {
-            throw new ConfigurationException(ROUTE_CONFIG_TOMBSTONES, tombstones, "expected allow or reject");
-        }
-        range(EVIDENCE_MAX_SIGNALS, 1, 10_000);
-        range(EVIDENCE_MAX_SIGNAL_BYTES, 1, 1 << 20);
-        range(EVIDENCE_MAX_TURN_BYTES, 1, 1 << 24);
-        range(FRAME_MAX_BYTES, 1, 1 << 30);
-        range(EVIDENCE_TURN_CACHE_ENTRIES, 0, 1_000_000);
-        range(EVIDENCE_TURN_CACHE_BYTES, 0, Long.MAX_VALUE);
-        range(DLQ_MAX_RECORD_BYTES, 4096, Integer.MAX_VALUE);
-        for (String producerKey : new String[] {"max.request.size", "producer.max.request.size"}) {
-            String limit = streamsProperties().get(producerKey);
-            long max = limit == null ? DEFAULT_MAX_REQUEST_SIZE : parseOr(limit, DEFAULT_MAX_REQUEST_SIZE);
-            if (dlqMaxRecordBytes() > max) {
-                throw new ConfigurationException(DLQ_MAX_RECORD_BYTES, values.get(DLQ_MAX_RECORD_BYTES),
-                        "more than the producer's " + producerKey + "=" + max + " (DESIGN §3: a dead letter must be writable)");
-            }
-        }
-        range(EMBEDDED_PORT, 0, 65_535);
-        range(EMBEDDED_CONTROLLER_PORT, 0, 65_535);
-        range(METRICS_PORT, -1, 65_535);
-        if (values.get(METRICS_HOST).isBlank()) {
-            throw new ConfigurationException(METRICS_HOST, values.get(METRICS_HOST), "must not be blank");
-        }
-        for (String key : List.of(METRICS_AGENT_TYPES, METRICS_PROVIDERS)) {
-            java.util.Set<String> labels = labelValues(key);
-            if (labels.size() > MAX_LABEL_VALUES) {
-                throw new ConfigurationException(key, values.get(key), "at most " + MAX_LABEL_VALUES + " names");
-            }
-            for (String label : labels) {
-                if (!LABEL_VALUE.matcher(label).matches()) {
-                    throw new ConfigurationException(key, values.get(key),
-                            "'" + label + "' is not a label name ([a-z0-9][a-z0-9._-]*, at most 64 characters)");
-                }
-            }
-        }
-        if (longValue(EVIDENCE_IDLE_MS) >= longValue(EVIDENCE_RETENTION_MS)) {
-            throw new ConfigurationException(EVIDENCE_IDLE_MS, values.get(EVIDENCE_IDLE_MS),
-                    "the idle bound must be less than " + EVIDENCE_RETENTION_MS + "=" + values.get(EVIDENCE_RETENTION_MS)
-                            + " (DESIGN §4), or a turn's signals leave before it expires");
-        }
-        if (evidenceMaxTurnBytes() < evidenceMaxSignalBytes()) {
-            throw new ConfigurationException(EVIDENCE_MAX_TURN_BYTES, values.get(EVIDENCE_MAX_TURN_BYTES),
-                    "must be at least " + EVIDENCE_MAX_SIGNAL_BYTES + "=" + values.get(EVIDENCE_MAX_SIGNAL_BYTES));
-        }
-        if (embedded() && embeddedPort() != 0 && embeddedPort() == embeddedControllerPort()) {
-            throw new ConfigurationException(EMBEDDED_CONTROLLER_PORT, embeddedControllerPort(), "same port as " + EMBEDDED_PORT);
-        }
+        ConfigValidation.validate(this);
     }
 
-    /** The producer's default {@code max.request.size}: 1 MiB. */
-    private static final long DEFAULT_MAX_REQUEST_SIZE = 1024 * 1024;
-
-    private static long parseOr(String v, long fallback) {
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
-    }
-
-    private void range(String key, long min, long max) {
-        long v = longValue(key);
-        if (v < min || v > max) {
-            throw new ConfigurationException(key, values.get(key),
-                    "expected " + min + (max == Long.MAX_VALUE ? " or more" : ".." + max));
-        }
-    }
-
-    private long longValue(String key) {
+    long longValue(String key) {
         String v = values.get(key);
         try {
             return Long.parseLong(v);
@@ -634,7 +531,7 @@ public final class RecourseConfig {
         }
     }
 
-    private int intValue(String key) {
+    int intValue(String key) {
         long v = longValue(key);
         if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
             throw new ConfigurationException(key, v, "out of int range");

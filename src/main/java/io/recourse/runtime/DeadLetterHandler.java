@@ -1,6 +1,7 @@
 package io.recourse.runtime;
 
 import io.recourse.config.RecourseConfig;
+import io.recourse.config.TopicSpec;
 import io.recourse.kit.DeadLetters;
 import java.util.Map;
 import org.apache.kafka.common.Configurable;
@@ -13,12 +14,12 @@ import org.apache.kafka.common.Configurable;
  */
 public abstract class DeadLetterHandler implements Configurable {
 
-    private String dlqTopic = RecourseConfig.defaultValues().get(RecourseConfig.TOPIC_DLQ);
+    private String dlqTopic = TopicSpec.DLQ.defaultName();
     private int dlqMaxRecordBytes = DeadLetters.DEFAULT_MAX_RECORD_BYTES;
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(RecourseConfig.TOPIC_DLQ);
+        Object topic = configs.get(TopicSpec.DLQ.key());
         if (topic != null) {
             dlqTopic = topic.toString();
         }

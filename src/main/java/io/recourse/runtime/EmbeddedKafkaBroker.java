@@ -76,6 +76,31 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this(dataDir, 0, 0, Map.of());
     }
 
+    /**
+     * The client port an embedded broker last used in {@code dataDir} (from its port file), if it is
+     * accepting connections on {@code 127.0.0.1} now: another process ({@code recourse run}) is running it.
+     */
+    public static java.util.OptionalInt runningPort(Path dataDir) {
+        Path file = dataDir.resolve(PORTS_FILE);
+        if (!Files.exists(file)) {
+            return java.util.OptionalInt.empty();
+        }
+        Properties saved = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            saved.load(r);
+            int p = Integer.parseInt(saved.getProperty("port", "0"));
+            if (p <= 0) {
+                return java.util.OptionalInt.empty();
+            }
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(HOST, p), 500);
+                return java.util.OptionalInt.of(p);
+            }
+        } catch (IOException | NumberFormatException e) {
+            return java.util.OptionalInt.empty();
+        }
+    }
+
     /** The broker Recourse starts for {@code config}: data under {@code <state.dir>/broker}. */
     public static EmbeddedKafkaBroker forConfig(RecourseConfig config) {
         return new EmbeddedKafkaBroker(config.stateDir().resolve("broker"), config.embeddedPort(),

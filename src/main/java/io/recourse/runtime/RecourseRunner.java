@@ -2,6 +2,7 @@ package io.recourse.runtime;
 
 import io.micrometer.core.instrument.Metrics;
 import io.recourse.config.RecourseConfig;
+import io.recourse.config.TopicSpec;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.kit.Topics;
 import io.recourse.topology.RecourseTopology;
@@ -110,13 +111,13 @@ public final class RecourseRunner implements AutoCloseable {
                 LOG.info("using the Kafka cluster at {}", bootstrapServers);
             }
             Topics topics = Topics.from(config);
-            try (Admin admin = Admin.create(config.clientProperties(bootstrapServers))) {
+            try (Admin admin = TopicCheck.admin(config, bootstrapServers)) {
                 if (config.createTopics()) {
-                    createdTopics = TopicProvisioner.createMissing(admin, topics, config);
+                    createdTopics = TopicProvisioner.createMissing(admin, topics, config, bootstrapServers);
                     LOG.info(createdTopics.isEmpty() ? "all {} Recourse topics already exist" : "created {} of the Recourse topics",
                             createdTopics.isEmpty() ? topics.all().size() : createdTopics.size());
                 }
-                StartupChecks.run(admin, topics,
+                StartupChecks.run(admin, topics, config, bootstrapServers,
                         StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
             }
             metrics = new RecourseMetrics(config);
@@ -229,7 +230,7 @@ public final class RecourseRunner implements AutoCloseable {
             p.putIfAbsent("group.instance.id", config.applicationId() + "-" + instance);
         }
         // read by the dead-letter handlers' configure()
-        p.put(RecourseConfig.TOPIC_DLQ, config.topicName(RecourseConfig.TOPIC_DLQ));
+        p.put(TopicSpec.DLQ.key(), TopicSpec.DLQ.name(config));
         p.put(RecourseConfig.DLQ_MAX_RECORD_BYTES, String.valueOf(config.dlqMaxRecordBytes()));
         Properties props = new Properties();
         props.putAll(p);

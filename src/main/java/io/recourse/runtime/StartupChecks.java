@@ -1,6 +1,7 @@
 package io.recourse.runtime;
 
 import io.recourse.config.ConfigurationException;
+import io.recourse.config.RecourseConfig;
 import io.recourse.kit.Topics;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,23 +11,23 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * The startup checks of DESIGN §2, run before Kafka Streams starts. Each failure throws
- * {@link ConfigurationException} naming the topics involved:
+ * {@link ConfigurationException}:
  * <ul>
- *   <li>the frames topic must exist and have {@code message.timestamp.type=LogAppendTime}
- *       (stream time is broker time, DESIGN §4);</li>
+ *   <li>every topic Recourse reads or writes ({@link Topics}) must exist with its declared
+ *       {@code cleanup.policy}, {@code message.timestamp.type=LogAppendTime} on the frames topic
+ *       (stream time is broker time, DESIGN §4) and a DLQ {@code max.message.bytes} of at least
+ *       {@code recourse.dlq.max.record.bytes}: one message names every missing or misconfigured
+ *       topic with the command that fixes it ({@link TopicCheck});</li>
  *   <li>every owner's sources must have one partition count (co-partitioning). The sources are the
  *       owner's repartition topics ({@code <application.id>-<name>-repartition}); topics not yet
  *       created are skipped, because Streams creates them all with
  *       {@code recourse.owner.partitions}.</li>
  * </ul>
+ * An unreachable cluster fails within {@link TopicCheck#CLUSTER_TIMEOUT}, saying so.
  */
 public final class StartupChecks {
 
@@ -36,12 +37,29 @@ public final class StartupChecks {
     /**
      * Runs every check.
      *
+     * @param bootstrap    the cluster's address, for the messages and the fix commands
      * @param ownerSources owner name → its source topics (full names)
      * @throws ConfigurationException naming the offending topics
      */
-    public static void run(Admin admin, Topics topics, Map<String, List<String>> ownerSources) {
-        checkFramesUseLogAppendTime(admin, topics.agentFrames().name());
+    public static void run(Admin admin, Topics topics, RecourseConfig config, String bootstrap,
+                           Map<String, List<String>> ownerSources) {
+        checkTopics(admin, topics, config, bootstrap);
         ownerSources.forEach((owner, sources) -> checkCoPartitioned(admin, owner, sources));
+    }
+
+    /** Fails, in one message naming each and its fix, when a declared topic is missing or misconfigured. */
+    public static void checkTopics(Admin admin, Topics topics, RecourseConfig config, String bootstrap) {
+        List<TopicCheck.Finding> problems = TopicCheck.inspect(admin, topics, config, bootstrap).stream()
+                .filter(f -> f.severity() == TopicCheck.Severity.PROBLEM).toList();
+        if (!problems.isEmpty()) {
+            StringBuilder b = new StringBuilder().append(problems.size())
+                    .append(problems.size() == 1 ? " Recourse topic is" : " Recourse topics are")
+                    .append(" missing or misconfigured on ").append(bootstrap).append(':');
+            problems.forEach(p -> b.append("\n  ").append(p.describe()));
+            b.append("\nrun `recourse topics create` (creates the missing ones; --dry-run prints the commands),"
+                    + " or set recourse.topics.create=true");
+            throw new ConfigurationException(b.toString());
+        }
     }
 
     /** The full names of the owners' repartition topics for {@code applicationId}. */
@@ -50,27 +68,6 @@ public final class StartupChecks {
         ownerSources.forEach((owner, names) ->
                 out.put(owner, names.stream().map(n -> applicationId + "-" + n + "-repartition").toList()));
         return out;
-    }
-
-    /** Fails unless {@code framesTopic} exists with {@code message.timestamp.type=LogAppendTime}. */
-    public static void checkFramesUseLogAppendTime(Admin admin, String framesTopic) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, framesTopic);
-        Config config;
-        try {
-            config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
-        } catch (ExecutionException e) {
-            throw new ConfigurationException("frames topic " + framesTopic + " cannot be described: "
-                    + e.getCause() + " (create it, or set recourse.topics.create=true)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        ConfigEntry type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
-        String value = type == null ? null : type.value();
-        if (!"LogAppendTime".equals(value)) {
-            throw new ConfigurationException("frames topic " + framesTopic + " has " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG
-                    + "=" + value + "; Recourse needs LogAppendTime (DESIGN §2, §4: stream time is broker time)");
-        }
     }
 
     /** Fails when the existing topics among {@code sources} differ in partition count. */

@@ -36,14 +36,26 @@ public final class TopicProvisioner {
      * @throws IllegalStateException when the cluster refuses to create one (naming it)
      */
     public static List<String> createMissing(Admin admin, Topics topics, RecourseConfig config) {
+        return createMissing(admin, topics, config, "the cluster");
+    }
+
+    /**
+     * The topics of {@code topics} absent from the cluster at {@code bootstrap}, in DESIGN §2 order.
+     *
+     * @throws io.recourse.config.ConfigurationException when the cluster does not answer (saying so)
+     */
+    public static List<Topic<?, ?>> missing(Admin admin, Topics topics, String bootstrap) {
+        Set<String> existing = TopicCheck.await(admin.listTopics().names(), bootstrap, "list topics");
+        return topics.all().stream().filter(t -> !existing.contains(t.name())).toList();
+    }
+
+    /** As {@link #createMissing(Admin, Topics, RecourseConfig)}, naming {@code bootstrap} when the cluster does not answer. */
+    public static List<String> createMissing(Admin admin, Topics topics, RecourseConfig config, String bootstrap) {
         try {
-            Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
-            for (Topic<?, ?> topic : topics.all()) {
-                if (!existing.contains(topic.name())) {
-                    missing.add(new NewTopic(topic.name(), Optional.of(config.topicPartitions()),
-                            Optional.of(config.topicReplicationFactor())).configs(topic.topicConfigs()));
-                }
+            for (Topic<?, ?> topic : missing(admin, topics, bootstrap)) {
+                missing.add(new NewTopic(topic.name(), Optional.of(config.topicPartitions()),
+                        Optional.of(config.topicReplicationFactor())).configs(topic.topicConfigs()));
             }
             List<String> created = new ArrayList<>();
             var result = admin.createTopics(missing);
@@ -62,8 +74,6 @@ public final class TopicProvisioner {
                 LOG.info("created {} topic(s) with {} partitions: {}", created.size(), config.topicPartitions(), created);
             }
             return created;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot list topics: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);

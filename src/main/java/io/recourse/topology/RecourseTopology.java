@@ -154,8 +154,7 @@ public final class RecourseTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
         // (1) ingress
-        KStream<String, Frame> frames = Admissions.split(builder
-                .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
+        KStream<String, Frame> frames = Admissions.split(topics.agentFrames().stream(builder, FRAMES_SOURCE)
                 .process(Admissions.processor(new FrameCheck(admission), DeadLetters.maxRecordBytes(topics.dlq())),
                         Named.as(INGRESS_PROCESSOR)),
                 topics.dlq(), new Admissions.Names(INGRESS_SPLIT, INGRESS_REJECTED_BRANCH, INGRESS_ADMITTED_BRANCH,
