@@ -93,11 +93,9 @@ public final class Classifier implements TurnClassifier {
             return Optional.empty();
         }
         RuleIndex index = catalogue.index();
-        RuleIndex.Turn turn = index.turn(signals);
+        IndexedTurn turn = index.turn(signals);
         int n = signals.size();
-        String agent = evidence.agentType() == null ? null : evidence.agentType().toLowerCase(Locale.ROOT);
-        String provider = evidence.providerId() == null ? null : evidence.providerId().toLowerCase(Locale.ROOT);
-        boolean[] scopes = index.agentScopes(agent);
+        boolean[] scopes = index.agentScopes(evidence.agentType());
         boolean[] surfaced = marks(index.surfacedShapes(), scopes, turn, n, false);
         if (completed && !any(surfaced)) {
             return Optional.empty(); // a completed turn fails only on a match resting on a surfaced failure
@@ -112,19 +110,30 @@ public final class Classifier implements TurnClassifier {
         }
         Rule winner = null;
         Rule backgroundWinner = null;
-        for (RuleIndex.CompiledRule cr : index.rules()) {
-            Rule rule = cr.rule;
-            if (!scopes[cr.scope]
-                    || !rule.providers().isEmpty() && (provider == null || !rule.providers().contains(provider))) {
-                continue;
-            }
-            int m = match(cr, turn, preStart, readable, background, surfaced, completed);
-            if (m == FOREGROUND) {
-                winner = rule; // the highest-priority foreground match: nothing after it can win
-                break;
-            }
-            if (m == BACKGROUND && backgroundWinner == null) {
-                backgroundWinner = rule;
+        long[] candidates = index.candidates(turn, scopes); // in scope, every positive condition possible
+        RuleIndex.CompiledRule[] rules = index.rules();
+        String provider = null;
+        search:
+        for (int w = 0; w < candidates.length; w++) {
+            for (long bits = candidates[w]; bits != 0; bits &= bits - 1) {
+                RuleIndex.CompiledRule cr = rules[(w << 6) + Long.numberOfTrailingZeros(bits)];
+                Rule rule = cr.rule;
+                if (!rule.providers().isEmpty()) {
+                    if (provider == null && evidence.providerId() != null) {
+                        provider = evidence.providerId().toLowerCase(Locale.ROOT);
+                    }
+                    if (provider == null || !rule.providers().contains(provider)) {
+                        continue;
+                    }
+                }
+                int m = match(cr, turn, preStart, readable, background, surfaced, completed);
+                if (m == FOREGROUND) {
+                    winner = rule; // the highest-priority foreground match: nothing after it can win
+                    break search;
+                }
+                if (m == BACKGROUND && backgroundWinner == null) {
+                    backgroundWinner = rule;
+                }
             }
         }
         if (winner != null) {
@@ -170,7 +179,7 @@ public final class Classifier implements TurnClassifier {
     private static final int BACKGROUND = 2;
 
     /** {@link #evaluate} on the compiled rule: {@link #NO_MATCH}, {@link #FOREGROUND} or {@link #BACKGROUND}. */
-    private static int match(RuleIndex.CompiledRule cr, RuleIndex.Turn turn, boolean[] preStart, boolean[] readable,
+    private static int match(RuleIndex.CompiledRule cr, IndexedTurn turn, boolean[] preStart, boolean[] readable,
                              boolean[] background, boolean[] surfaced, boolean completed) {
         for (RuleIndex.CompiledCondition c : cr.positive) {
             if (!turn.possible(c)) {
@@ -220,12 +229,15 @@ public final class Classifier implements TurnClassifier {
         return rule.background() || allBackground ? BACKGROUND : FOREGROUND;
     }
 
-    /** {@code gated}: skip markers {@link RuleIndex.Turn#possible} rules out (which scans every field once). */
-    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, boolean[] scopes, RuleIndex.Turn turn, int n,
+    /**
+     * {@code gated}: skip markers {@link IndexedTurn#possible} rules out (which scans every field
+     * once); otherwise only markers that read no kind of the turn are skipped (nothing scanned).
+     */
+    private static boolean[] marks(RuleIndex.CompiledMarker[] markers, boolean[] scopes, IndexedTurn turn, int n,
                                    boolean gated) {
         boolean[] out = new boolean[n];
         for (RuleIndex.CompiledMarker m : markers) {
-            if (!scopes[m.scope] || gated && !turn.possible(m.condition)) {
+            if (!scopes[m.scope] || !turn.reads(m.condition) || gated && !turn.possible(m.condition)) {
                 continue;
             }
             for (int i = 0; i < n; i++) {

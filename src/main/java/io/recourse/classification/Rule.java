@@ -183,7 +183,7 @@ public record Rule(
          * {@code Long.parseLong(s)}, or {@code null} where it throws; text that is plainly not a
          * number (an ASCII character other than a sign or digit) is refused without the exception.
          */
-        private static Long parseLong(String s) {
+        static Long parseLong(String s) {
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);
                 if (c < 0x80 && (c < '0' || c > '9') && !(i == 0 && (c == '-' || c == '+'))) {

@@ -7,12 +7,10 @@ import io.recourse.classification.Rule.MatchType;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -41,19 +39,31 @@ import java.util.regex.Pattern;
  */
 public final class RuleIndex {
 
-    private final LiteralSet literals;
+    final LiteralSet literals;
     /** Literal id → the alternatives it gates. */
-    private final int[][] triggers;
-    private final Alternative[] alternatives;
+    final int[][] triggers;
+    final RegexAlternative[] alternatives;
     /** Regexes (gate ids) with an alternative that has no literal: always admitted. */
-    private final long[] ungated;
+    final long[] ungated;
     /** Gate id (one per catalogue regex) → its alternatives. */
-    private final Alternative[][] gates;
+    final RegexAlternative[][] gates;
     private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
-    private final Rule.Target[] targets;
+    final Rule.Target[] targets;
     /** Per {@link SignalKind} ordinal, the targets some regex reads. */
-    private final int[][] regexTargets;
+    final int[][] regexTargets;
+    /** Bit set of every rule id. */
+    private final long[] allRules;
+    /** Per scope id, the rules with that agent scope. */
+    private final long[][] rulesByScope;
+    /** Distinct kind masks of the rules' positive conditions, and per mask the rules with such a condition. */
+    private final int[] kindMasks;
+    private final long[][] rulesByKindMask;
+    /** Per gate id, the rules with a positive condition on that regex ({@code null}: none). */
+    private final long[][] rulesByGate;
+    /** Per agent type as the evidence carries it, its {@link #agentScopes}; bounded. */
+    private final java.util.concurrent.ConcurrentHashMap<String, boolean[]> scopeCache = new java.util.concurrent.ConcurrentHashMap<>();
+    private final boolean[] noAgentScopes;
     private final CompiledRule[] rules;
     private final CompiledMarker[] backgroundMarkers;
     private final CompiledMarker[] surfacedShapes;
@@ -67,8 +77,8 @@ public final class RuleIndex {
         this.surfacedShapes = surfaced.stream().map(m -> new CompiledMarker(m, b)).toArray(CompiledMarker[]::new);
         this.literals = new LiteralSet(b.literalText, b.literalCaseSensitive);
         this.scopes = b.scopes.toArray(String[][]::new);
-        this.alternatives = b.alternatives.toArray(Alternative[]::new);
-        this.gates = b.gates.toArray(Alternative[][]::new);
+        this.alternatives = b.alternatives.toArray(RegexAlternative[]::new);
+        this.gates = b.gates.toArray(RegexAlternative[][]::new);
         this.gateIds = b.gateIds;
         this.targets = b.targets.toArray(Rule.Target[]::new);
         this.regexTargets = new int[SignalKind.values().length][];
@@ -82,7 +92,7 @@ public final class RuleIndex {
         }
         this.ungated = new long[(gates.length + 63) >>> 6];
         for (int a = 0; a < alternatives.length; a++) {
-            Alternative alt = alternatives[a];
+            RegexAlternative alt = alternatives[a];
             if (alt.trigger == null) {
                 set(ungated, alt.gate);
                 continue;
@@ -93,6 +103,34 @@ public final class RuleIndex {
         }
         this.triggers = byLiteral.stream().map(l -> l.stream().distinct().mapToInt(Integer::intValue).toArray())
                 .toArray(int[][]::new);
+        int words = (this.rules.length + 63) >>> 6;
+        this.allRules = new long[words];
+        this.rulesByScope = new long[scopes.length][words];
+        this.rulesByGate = new long[gates.length][];
+        List<Integer> masks = new ArrayList<>();
+        List<long[]> byMask = new ArrayList<>();
+        for (int r = 0; r < this.rules.length; r++) {
+            set(allRules, r);
+            set(rulesByScope[this.rules[r].scope], r);
+            for (CompiledCondition c : this.rules[r].positive) {
+                int m = masks.indexOf(c.kinds);
+                if (m < 0) {
+                    masks.add(c.kinds);
+                    byMask.add(new long[words]);
+                    m = masks.size() - 1;
+                }
+                set(byMask.get(m), r);
+                if (c.matchGate >= 0) {
+                    if (rulesByGate[c.matchGate] == null) {
+                        rulesByGate[c.matchGate] = new long[words];
+                    }
+                    set(rulesByGate[c.matchGate], r);
+                }
+            }
+        }
+        this.kindMasks = masks.stream().mapToInt(Integer::intValue).toArray();
+        this.rulesByKindMask = byMask.toArray(long[][]::new);
+        this.noAgentScopes = computeScopes(null);
     }
 
     /**
@@ -129,28 +167,48 @@ public final class RuleIndex {
         if (gate == null) {
             throw new IllegalArgumentException("not a regex test of this catalogue: " + match);
         }
-        Turn turn = new Turn(List.of());
-        Field f = new Field(Rule.bound(text, Classifier.MAX_FIELD_CHARS));
+        IndexedTurn turn = new IndexedTurn(this, List.of());
+        IndexedTurn.Field f = new IndexedTurn.Field(Rule.bound(text, Classifier.MAX_FIELD_CHARS));
         turn.scan(f);
-        return turn.test(match, gate, f);
+        return turn.test(match, gate, null, f);
     }
 
     /** Literals in the automaton, regex alternatives, alternatives without a literal (for tests and reports). */
     String stats() {
         int bare = 0;
-        for (Alternative a : alternatives) {
+        for (RegexAlternative a : alternatives) {
             bare += a.trigger == null ? 1 : 0;
         }
         return literals.size() + " literals, " + alternatives.length + " alternatives, " + bare + " without literals, "
                 + targets.length + " fields";
     }
 
+    /** Agent types whose scopes are remembered; others are decided on each call. */
+    private static final int SCOPE_CACHE_ENTRIES = 1024;
+
     /**
      * Per scope id ({@link CompiledRule#scope}, {@link CompiledMarker#scope}): whether an agent of
-     * type {@code agent} (lower case, or {@code null}) is in it — exactly {@link Rule#appliesToAgent}.
-     * Each distinct agent scope of the catalogue is decided once per turn.
+     * type {@code agentType} (as the evidence carries it, or {@code null}) is in it — exactly
+     * {@link Rule#appliesToAgent}. Decided once per distinct agent type (up to
+     * {@value #SCOPE_CACHE_ENTRIES} remembered); do not modify the array.
      */
-    boolean[] agentScopes(String agent) {
+    boolean[] agentScopes(String agentType) {
+        if (agentType == null) {
+            return noAgentScopes;
+        }
+        boolean[] known = scopeCache.get(agentType);
+        if (known != null) {
+            return known;
+        }
+        boolean[] out = computeScopes(agentType.toLowerCase(java.util.Locale.ROOT));
+        if (scopeCache.size() < SCOPE_CACHE_ENTRIES) {
+            scopeCache.putIfAbsent(agentType, out);
+        }
+        return out;
+    }
+
+    /** {@link #agentScopes} of an agent type already lower case. */
+    private boolean[] computeScopes(String agent) {
         boolean[] out = new boolean[scopes.length];
         for (int k = 0; k < scopes.length; k++) {
             out[k] = inScope(scopes[k], agent);
@@ -174,337 +232,54 @@ public final class RuleIndex {
     }
 
     /** Per-turn state: the signals and the fields read so far. */
-    Turn turn(List<Signal> signals) {
-        return new Turn(signals);
+    IndexedTurn turn(List<Signal> signals) {
+        return new IndexedTurn(this, signals);
     }
 
     /**
-     * The fields of one turn's signals, each read, bounded and scanned at most once. Every field
-     * some regex reads is scanned up front, which gives the turn's kinds and the regexes admitted
-     * somewhere in it: a condition outside them cannot hold on any signal ({@link #possible}).
+     * The rules (ids = positions in {@link #rules()}, highest priority first) that can match
+     * {@code turn} for an agent in {@code agentScopes}, as a bit set: every rule except those out
+     * of the agent's scope and those with a positive condition that is not {@link IndexedTurn#possible}
+     * (no signal of a kind it reads, or its regex admitted in no field). The provider scope is left
+     * to the caller. Scans the turn's regex-read fields only when a rule is left after the kinds.
      */
-    final class Turn {
-
-        private final List<Signal> signals;
-        private final Field[] fields;
-        private final LiteralSet.Scratch scratch = new LiteralSet.Scratch();
-        /** Bit per {@link SignalKind} ordinal of the turn's signals. */
-        private int kinds;
-        /** Gates admitted in some field of the turn. */
-        private final long[] admitted = new long[ungated.length];
-
-        private boolean scannedAll;
-        /** Per alternative id, its matcher in this turn (created on first use, then reset to each text). */
-        private Matcher[] matchers;
-
-        private Matcher[] matchers() {
-            if (matchers == null) {
-                matchers = new Matcher[alternatives.length];
-            }
-            return matchers;
-        }
-
-        private Turn(List<Signal> signals) {
-            this.signals = signals;
-            this.fields = new Field[signals.size() * targets.length];
-        }
-
-        /** Scans every field some regex reads (once), for {@link #possible}. */
-        private void scanAll() {
-            scannedAll = true;
-            for (int i = 0; i < signals.size(); i++) {
-                SignalKind kind = signals.get(i).kind();
-                kinds |= 1 << kind.ordinal();
-                for (int t : regexTargets[kind.ordinal()]) {
-                    Field f = field(i, t);
-                    if (f != ABSENT) {
-                        if (f.admitted == null) {
-                            scan(f);
-                        }
-                        for (int w = 0; w < admitted.length; w++) {
-                            admitted[w] |= f.admitted[w];
-                        }
-                    }
-                }
+    long[] candidates(IndexedTurn turn, boolean[] agentScopes) {
+        long[] out = allRules.clone();
+        for (int s = 0; s < agentScopes.length; s++) {
+            if (!agentScopes[s]) {
+                andNot(out, rulesByScope[s]);
             }
         }
-
-        /**
-         * False when {@code c} cannot hold on any signal of the turn: no signal of a kind it
-         * reads, or its regex admitted in no field. (True does not mean it holds.)
-         */
-        boolean possible(CompiledCondition c) {
-            if (!scannedAll) {
-                scanAll();
+        for (int k = 0; k < kindMasks.length; k++) {
+            if ((kindMasks[k] & turn.kinds()) == 0) {
+                andNot(out, rulesByKindMask[k]);
             }
-            return (c.kinds & kinds) != 0 && (c.matchGate < 0 || isSet(admitted, c.matchGate));
         }
-
-        /**
-         * Exactly {@code condition.hits(signals.get(i), MAX_FIELD_CHARS)} ({@link Condition#hits}):
-         * any read field matches, and none matches the condition's {@code unless}.
-         */
-        boolean hits(CompiledCondition c, int i) {
-            Signal s = signals.get(i);
-            if ((c.kinds & (1 << s.kind().ordinal())) == 0) {
-                return false;
-            }
-            boolean hit = false;
-            for (int k = 0; k < c.targets.length && !hit; k++) {
-                if (c.targetKinds[k] != s.kind()) {
-                    continue;
-                }
-                Field f = field(i, c.targets[k]);
-                if (f != ABSENT) {
-                    hit = test(c.match, c.matchGate, f);
-                }
-            }
-            if (!hit || c.unless == null) {
-                return hit;
-            }
-            for (int k = 0; k < c.targets.length; k++) { // the unless only where the match holds: it is often the dearer test
-                if (c.targetKinds[k] != s.kind()) {
-                    continue;
-                }
-                Field f = field(i, c.targets[k]);
-                if (f != ABSENT && test(c.unless, c.unlessGate, f)) {
-                    return false;
-                }
-            }
-            return true;
+        if (isEmpty(out)) {
+            return out;
         }
-
-        private Field field(int i, int target) {
-            int slot = i * targets.length + target;
-            Field f = fields[slot];
-            if (f == null) {
-                String v = signals.get(i).field(targets[target].field());
-                f = v == null ? ABSENT : new Field(Rule.bound(v, Classifier.MAX_FIELD_CHARS));
-                fields[slot] = f;
+        long[] admitted = turn.admitted();
+        for (int g = 0; g < rulesByGate.length; g++) {
+            if (rulesByGate[g] != null && !isSet(admitted, g)) {
+                andNot(out, rulesByGate[g]);
             }
-            return f;
         }
+        return out;
+    }
 
-        private boolean test(FieldMatch match, int gate, Field f) {
-            if (gate < 0) {
-                return match.test(f.value);
-            }
-            if (f.admitted == null) {
-                scan(f);
-            }
-            if (!isSet(f.admitted, gate)) {
-                return false;
-            }
-            for (Alternative a : gates[gate]) {
-                if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private void scan(Field f) {
-            long[] present = new long[literals.words()];
-            int[] found = literals.scan(f.value, present, scratch);
-            long[] admitted = ungated.clone();
-            for (int k = 0; k < found.length; k += 2) {
-                for (int a : triggers[found[k]]) {
-                    Alternative alt = alternatives[a];
-                    if (!isSet(admitted, alt.gate) && alt.admitted(present)) {
-                        set(admitted, alt.gate);
-                    }
-                }
-            }
-            f.present = present;
-            f.found = found;
-            f.admitted = admitted;
+    private static void andNot(long[] bits, long[] clear) {
+        for (int w = 0; w < bits.length; w++) {
+            bits[w] &= ~clear[w];
         }
     }
 
-    private static final Field ABSENT = new Field(null);
-
-    /** One field of one signal in one turn: its bounded text and, once scanned, its literals. */
-    private static final class Field {
-        final String value;
-        long[] present;
-        int[] found;
-        long[] admitted;
-
-        Field(String value) {
-            this.value = value;
-        }
-    }
-
-    /** One top-level alternative of a catalogue regex. */
-    private static final class Alternative {
-        private static final int NONE = Integer.MAX_VALUE;
-
-        /** Index in {@link RuleIndex#alternatives}. */
-        final int id;
-        final int gate;
-        final Pattern pattern;
-        /** Every match contains a literal of each clause (literal ids). */
-        final int[][] clauses;
-        /** The clause whose literals trigger the check; {@code null}: no clause, always admitted. */
-        final int[] trigger;
-        /** Begins with {@code ^} (no {@code MULTILINE}): a match can only start at 0. */
-        final boolean anchored;
-        /** Literals one of which starts every match (lower case when not case-sensitive); {@code null}: none known. */
-        final String[] starts;
-        /** Per literal of {@link #starts}, its id in the literal set, or -1 when it is not in it. */
-        final int[] startIds;
-        final boolean caseSensitive;
-
-        Alternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
-                    List<String> literals) {
-            this.id = id;
-            this.gate = gate;
-            this.pattern = pattern;
-            this.clauses = clauses.toArray(int[][]::new);
-            this.trigger = trigger(this.clauses, literals);
-            String re = pattern.pattern();
-            List<String> split = RegexPrefilter.splitTopLevel(re);
-            this.anchored = re.startsWith("^") && split != null && split.size() == 1
-                    && (pattern.flags() & (Pattern.MULTILINE | Pattern.LITERAL | Pattern.COMMENTS)) == 0;
-            boolean usable = starts != null && !re.contains("\\G");
-            this.starts = usable ? starts : null;
-            this.startIds = usable ? startIds : null;
-            this.caseSensitive = caseSensitive;
-        }
-
-        /**
-         * The clause whose literals start the check: the one with the longest shortest literal
-         * (long literals are rare in provider text), then the fewest literals.
-         */
-        private static int[] trigger(int[][] clauses, List<String> literals) {
-            int[] best = null;
-            int bestShortest = 0;
-            for (int[] c : clauses) {
-                int shortest = Integer.MAX_VALUE;
-                for (int l : c) {
-                    shortest = Math.min(shortest, literals.get(l).length());
-                }
-                if (best == null || shortest > bestShortest || shortest == bestShortest && c.length < best.length) {
-                    best = c;
-                    bestShortest = shortest;
-                }
-            }
-            return best;
-        }
-
-        boolean admitted(long[] present) {
-            for (int[] clause : clauses) {
-                boolean any = false;
-                for (int l : clause) {
-                    if (isSet(present, l)) {
-                        any = true;
-                        break;
-                    }
-                }
-                if (!any) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /**
-         * Exactly {@code pattern.matcher(text).find()}, given the literals {@code found} in
-         * {@code text} ({@link LiteralSet#scan}). With leading literals, a match can only start
-         * where one of them occurs: it is tried there, in order, and nowhere else (a region from
-         * that position with transparent, non-anchoring bounds reads exactly as the whole text).
-         */
-        boolean find(String text, int[] found, Matcher[] matchers) {
-            if (anchored) {
-                return matcher(text, matchers).lookingAt(); // '^' matches only at 0
-            }
-            if (starts == null) {
-                return matcher(text, matchers).find();
-            }
-            int n = text.length();
-            int[] next = new int[starts.length];
-            for (int k = 0; k < starts.length; k++) {
-                next[k] = startIds[k] >= 0 ? firstStart(found, startIds[k]) : indexOf(text, starts[k], 0);
-            }
-            Matcher m = null;
-            while (true) {
-                int p = NONE;
-                for (int q : next) {
-                    p = Math.min(p, q);
-                }
-                if (p == NONE) {
-                    return false;
-                }
-                if (m == null) {
-                    m = matcher(text, matchers);
-                }
-                if (m.region(p, n).lookingAt()) {
-                    return true;
-                }
-                for (int k = 0; k < next.length; k++) {
-                    if (next[k] == p) {
-                        next[k] = indexOf(text, starts[k], p + 1);
-                    }
-                }
+    static boolean isEmpty(long[] bits) {
+        for (long w : bits) {
+            if (w != 0) {
+                return false;
             }
         }
-
-        /**
-         * This alternative's matcher of the turn reset to {@code text}: as {@code pattern.matcher(text)},
-         * with transparent, non-anchoring bounds when it is tried from its leading literals.
-         */
-        private Matcher matcher(String text, Matcher[] matchers) {
-            Matcher m = matchers[id];
-            if (m == null) {
-                m = pattern.matcher(text);
-                if (!anchored && starts != null) {
-                    m.useTransparentBounds(true).useAnchoringBounds(false);
-                }
-                matchers[id] = m;
-                return m;
-            }
-            return m.reset(text);
-        }
-
-        private static int firstStart(int[] found, int id) {
-            for (int k = 0; k < found.length; k += 2) {
-                if (found[k] == id) {
-                    return found[k + 1];
-                }
-            }
-            return NONE;
-        }
-
-        /** Index of {@code literal} in {@code text} from {@code from} (ASCII case folded unless case-sensitive), or {@link #NONE}. */
-        private int indexOf(String text, String literal, int from) {
-            if (caseSensitive) {
-                int i = text.indexOf(literal, from);
-                return i < 0 ? NONE : i;
-            }
-            char lower = literal.charAt(0);
-            char upper = lower >= 'a' && lower <= 'z' ? (char) (lower - ('a' - 'A')) : lower;
-            int last = text.length() - literal.length();
-            int i = from;
-            while (i <= last) {
-                int a = text.indexOf(lower, i);
-                if (upper != lower) {
-                    int b = text.indexOf(upper, i);
-                    a = a < 0 ? b : b < 0 ? a : Math.min(a, b);
-                }
-                if (a < 0 || a > last) {
-                    return NONE;
-                }
-                int k = 1;
-                while (k < literal.length() && LiteralSet.fold(text.charAt(a + k)) == literal.charAt(k)) {
-                    k++;
-                }
-                if (k == literal.length()) {
-                    return a;
-                }
-                i = a + 1;
-            }
-            return NONE;
-        }
+        return true;
     }
 
     /** A rule with its conditions compiled; {@code agents} and {@code providers} lower case. */
@@ -546,21 +321,31 @@ public final class RuleIndex {
     static final class CompiledCondition {
         final int kinds;
         final int[] targets;
-        final SignalKind[] targetKinds;
+        /** Per target, its {@link SignalKind} ordinal. */
+        final int[] targetKinds;
         final FieldMatch match;
         final int matchGate;
+        /** The match's literal lower-cased ({@link MatchType#LITERAL_CI}), else {@code null}. */
+        final String matchLower;
         final FieldMatch unless;
         final int unlessGate;
+        final String unlessLower;
 
-        CompiledCondition(int kinds, int[] targets, SignalKind[] targetKinds, FieldMatch match, int matchGate,
+        CompiledCondition(int kinds, int[] targets, int[] targetKinds, FieldMatch match, int matchGate,
                           FieldMatch unless, int unlessGate) {
             this.kinds = kinds;
             this.targets = targets;
             this.targetKinds = targetKinds;
             this.match = match;
             this.matchGate = matchGate;
+            this.matchLower = lower(match);
             this.unless = unless;
             this.unlessGate = unlessGate;
+            this.unlessLower = lower(unless);
+        }
+
+        private static String lower(FieldMatch m) {
+            return m != null && m.type() == MatchType.LITERAL_CI ? m.literal().toLowerCase(java.util.Locale.ROOT) : null;
         }
     }
 
@@ -569,8 +354,8 @@ public final class RuleIndex {
         final List<String> literalText = new ArrayList<>();
         final List<Boolean> literalCaseSensitive = new ArrayList<>();
         final Map<String, Integer> literalIds = new HashMap<>();
-        final List<Alternative> alternatives = new ArrayList<>();
-        final List<Alternative[]> gates = new ArrayList<>();
+        final List<RegexAlternative> alternatives = new ArrayList<>();
+        final List<RegexAlternative[]> gates = new ArrayList<>();
         final Map<FieldMatch, Integer> gateIds = new IdentityHashMap<>();
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
@@ -588,7 +373,7 @@ public final class RuleIndex {
         CompiledCondition condition(Condition c) {
             int kinds = 0;
             int[] ids = new int[c.targets().size()];
-            SignalKind[] kindOf = new SignalKind[ids.length];
+            int[] kindOf = new int[ids.length];
             for (int k = 0; k < ids.length; k++) {
                 Rule.Target t = c.targets().get(k);
                 kinds |= 1 << t.kind().ordinal();
@@ -596,7 +381,7 @@ public final class RuleIndex {
                     targets.add(x);
                     return targets.size() - 1;
                 });
-                kindOf[k] = t.kind();
+                kindOf[k] = t.kind().ordinal();
             }
             int matchGate = gate(c.match());
             int unlessGate = gate(c.unless());
@@ -620,7 +405,7 @@ public final class RuleIndex {
             int id = gates.size();
             RegexPrefilter p = RegexPrefilter.of(m.pattern());
             boolean caseSensitive = !p.ignoreCase();
-            List<Alternative> alts = new ArrayList<>();
+            List<RegexAlternative> alts = new ArrayList<>();
             for (RegexPrefilter.Part part : p.parts()) {
                 List<List<String>> clauses = new ArrayList<>();
                 String[] starts = part.literals();
@@ -645,10 +430,10 @@ public final class RuleIndex {
                 for (List<String> c : clauses) { // all of them: fewer regex runs pay for the longer scan
                     ids.add(c.stream().mapToInt(l -> literal(l, caseSensitive)).distinct().toArray());
                 }
-                alts.add(new Alternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
+                alts.add(new RegexAlternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
             }
             alternatives.addAll(alts);
-            gates.add(alts.toArray(Alternative[]::new));
+            gates.add(alts.toArray(RegexAlternative[]::new));
             gateIds.put(m, id);
             return id;
         }

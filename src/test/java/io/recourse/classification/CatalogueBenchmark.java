@@ -21,8 +21,9 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * JMH benchmark (not a test): classifier throughput in signals per second over
  * a mix of turns ({@link #mix}): {@code corpus} — every {@code signatures.jsonl} line and catalogue
- * fixture as a turn — or {@code observed} — every case of {@code corpus/observed/cases-*.jsonl}
- * rendered into frames ({@code ObservedCaseRenderer}) and assembled into its generation-1 turn. The
+ * fixture as a turn — or {@code observed} — every case of {@code corpus/observed/} (round 1's
+ * {@code cases-*.jsonl} and the held-out {@code holdout-*.jsonl}) rendered into frames
+ * ({@code ObservedCaseRenderer}) and assembled into its generation-1 turn. The
  * score is mixes classified per second; multiply by the mix's signals ({@link CatalogueMixSize},
  * printed at setup) for signals per second. Run after {@code mvn -o test-compile}:
  * <pre>java -cp target/test-classes:target/classes:$(cat cp.txt) org.openjdk.jmh.Main CatalogueBenchmark</pre>
@@ -59,7 +60,8 @@ public class CatalogueBenchmark {
     }
 
     /**
-     * The observed mix: every case of {@code corpus/observed/cases-*.jsonl} rendered into its frames
+     * The observed mix: every case of {@code corpus/observed/cases-*.jsonl} and {@code holdout-*.jsonl}
+     * rendered into its frames
      * and assembled (real parser and evidence assembler) into the evidence of its generation-1 turn.
      */
     static List<Evidence> observedMix() {
@@ -70,7 +72,7 @@ public class CatalogueBenchmark {
             }
             List<java.nio.file.Path> files;
             try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(java.nio.file.Path.of(url.toURI()))) {
-                files = s.filter(f -> f.getFileName().toString().matches("cases-.*\\.jsonl")).sorted().toList();
+                files = s.filter(f -> f.getFileName().toString().matches("(cases|holdout)-.*\\.jsonl")).sorted().toList();
             }
             com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
             io.recourse.ingress.FrameParser parser = new io.recourse.ingress.FrameParser();

@@ -150,7 +150,8 @@ public class ClassifierFastPathProperties {
             };
         });
         List<String> stops = java.util.Arrays.asList(null, null, "end_turn", "max_tokens", "cancelled");
-        List<String> agents = java.util.Arrays.asList(null, "opencode-acp", "opencode", "codex-acp", "claude-acp", "gemini-cli");
+        List<String> agents = java.util.Arrays.asList(null, "opencode-acp", "opencode", "codex-acp", "claude-acp", "gemini-cli",
+                "Claude-ACP", "claudette", "goose-acp", "aider", "copilot-acp", "cursor-acp", "qwen-code", "kiro-cli", "cline");
         List<String> providers = java.util.Arrays.asList(null, "anthropic", "Google");
         return lists().of(signal).ofSizeBetween(1, 4).zip(integers().all(), (signals, seed) -> {
             Random r = new Random(seed);
@@ -201,6 +202,18 @@ public class ClassifierFastPathProperties {
         }
         assertThat(lines).hasSizeGreaterThan(300);
         assertThat(classified).isGreaterThan(250);
+    }
+
+    @Test
+    public void classifyAnswersAsTheSequentialEvaluationOnEveryObservedCase() {
+        List<Evidence> observed = CatalogueBenchmark.observedMix(); // round 1 and the held-out cases
+        for (Evidence e : observed) {
+            assertSameAnswer(e, "observed turn " + e.sessionId());
+            Evidence completed = new Evidence(e.sessionId(), e.promptGeneration(), e.agentType(), e.providerId(), e.modelId(),
+                    e.launch(), e.signals(), e.terminalAt(), e.stopReason() == null ? "end_turn" : null, e.assistantOutputSeen(), e.toolActivitySeen(), e.droppedSignals());
+            assertSameAnswer(completed, "observed turn " + e.sessionId() + " with the other ending");
+        }
+        assertThat(observed).hasSizeGreaterThan(600);
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * Not a test: CPU time per signal of {@link Classifier#classify} over the corpus mix of
- * {@link CatalogueBenchmark}, measured with the thread's CPU clock so a loaded machine does not
+ * {@link CatalogueBenchmark} (the observed mix with {@code -Dmix=observed}), measured with the thread's CPU clock so a loaded machine does not
  * skew it. {@code java -cp ... io.recourse.classification.ClassifyCpuDriver [rounds] [profile]}.
  */
 public final class ClassifyCpuDriver {
@@ -22,11 +22,12 @@ public final class ClassifyCpuDriver {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean profile = args.length > 1 && args[1].equals("profile");
         Classifier classifier = Classifier.withDefaultCatalogue();
-        List<Evidence> turns = CatalogueBenchmark.corpusMix();
+        List<Evidence> turns = "observed".equals(System.getProperty("mix")) ? CatalogueBenchmark.observedMix()
+                : CatalogueBenchmark.corpusMix();
         long signals = turns.stream().mapToLong(e -> e.signals().size()).sum();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         int sink = 0;
-        for (int w = 0; w < 3000; w++) { // warm-up
+        for (int w = 0; w < Integer.getInteger("warmup", 3000); w++) { // warm-up
             for (Evidence e : turns) {
                 sink += classifier.classify(e).isPresent() ? 1 : 0;
             }
@@ -65,7 +66,7 @@ public final class ClassifyCpuDriver {
         }
         double best = Double.MAX_VALUE;
         double sum = 0;
-        int mixes = 2000;
+        int mixes = Integer.getInteger("mixes", 2000);
         for (int r = 0; r < rounds; r++) {
             long t0 = mx.getCurrentThreadCpuTime();
             for (int k = 0; k < mixes; k++) {

@@ -1,0 +1,232 @@
+package io.recourse.classification;
+
+import io.recourse.classification.Rule.Condition;
+import io.recourse.classification.Rule.FieldMatch;
+import io.recourse.classification.Rule.MatchType;
+import io.recourse.classification.RuleIndex.CompiledCondition;
+import io.recourse.evidence.Signal;
+import io.recourse.evidence.SignalKind;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+
+/**
+ * One turn's signals as {@link RuleIndex} reads them: each field read, bounded to
+ * {@link Classifier#MAX_FIELD_CHARS} and scanned for the catalogue's literals at most once, and
+ * what a non-regex test derives from it (the lower-cased text, the parsed number) computed at most
+ * once. The kinds of the signals are known from the start; every field some regex reads is
+ * scanned on the first {@link #possible} or {@link #admitted}, which gives the regexes admitted
+ * somewhere in the turn: a condition outside them cannot hold on any signal.
+ *
+ * <p>Not thread-safe; one per {@link Classifier#classify} call. Nothing is remembered across turns.
+ */
+final class IndexedTurn {
+
+    private static final Field ABSENT = new Field(null);
+
+    private final RuleIndex index;
+    private final List<Signal> signals;
+    /** Per signal, its {@link SignalKind} ordinal. */
+    private final int[] kindOf;
+    /** Bit per {@link SignalKind} ordinal of the turn's signals. */
+    private final int kinds;
+    /** Per signal and target id ({@code i * targets + t}): the field, once read. */
+    private final Field[] fields;
+    private final LiteralSet.Scratch scratch = new LiteralSet.Scratch();
+    /** Gates admitted in some field of the turn (once {@link #scannedAll}). */
+    private final long[] admitted;
+    private boolean scannedAll;
+    /** Per alternative id, its matcher in this turn (created on first use, then reset to each text). */
+    private Matcher[] matchers;
+
+    IndexedTurn(RuleIndex index, List<Signal> signals) {
+        this.index = index;
+        this.signals = signals;
+        this.kindOf = new int[signals.size()];
+        int k = 0;
+        for (int i = 0; i < kindOf.length; i++) {
+            kindOf[i] = signals.get(i).kind().ordinal();
+            k |= 1 << kindOf[i];
+        }
+        this.kinds = k;
+        this.fields = new Field[signals.size() * index.targets.length];
+        this.admitted = new long[index.ungated.length];
+    }
+
+    /** Bit per {@link SignalKind} ordinal of the turn's signals. */
+    int kinds() {
+        return kinds;
+    }
+
+    /** The gates (catalogue regexes) admitted in some field of the turn; do not modify. */
+    long[] admitted() {
+        if (!scannedAll) {
+            scanAll();
+        }
+        return admitted;
+    }
+
+    /** False when no signal of the turn is of a kind {@code c} reads (nothing is scanned). */
+    boolean reads(CompiledCondition c) {
+        return (c.kinds & kinds) != 0;
+    }
+
+    /**
+     * False when {@code c} cannot hold on any signal of the turn: no signal of a kind it reads, or
+     * its regex admitted in no field. (True does not mean it holds.)
+     */
+    boolean possible(CompiledCondition c) {
+        return (c.kinds & kinds) != 0 && (c.matchGate < 0 || RuleIndex.isSet(admitted(), c.matchGate));
+    }
+
+    /** Scans every field some regex reads (once), for {@link #possible}. */
+    private void scanAll() {
+        scannedAll = true;
+        for (int i = 0; i < kindOf.length; i++) {
+            for (int t : index.regexTargets[kindOf[i]]) {
+                Field f = field(i, t);
+                if (f != ABSENT) {
+                    if (f.admitted == null) {
+                        scan(f);
+                    }
+                    for (int w = 0; w < admitted.length; w++) {
+                        admitted[w] |= f.admitted[w];
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Exactly {@code condition.hits(signals.get(i), MAX_FIELD_CHARS)} ({@link Condition#hits}):
+     * any read field matches, and none matches the condition's {@code unless}.
+     */
+    boolean hits(CompiledCondition c, int i) {
+        int kind = kindOf[i];
+        if ((c.kinds & (1 << kind)) == 0) {
+            return false;
+        }
+        boolean hit = false;
+        for (int k = 0; k < c.targets.length && !hit; k++) {
+            if (c.targetKinds[k] != kind) {
+                continue;
+            }
+            Field f = field(i, c.targets[k]);
+            if (f != ABSENT) {
+                hit = test(c.match, c.matchGate, c.matchLower, f);
+            }
+        }
+        if (!hit || c.unless == null) {
+            return hit;
+        }
+        for (int k = 0; k < c.targets.length; k++) { // the unless only where the match holds: it is often the dearer test
+            if (c.targetKinds[k] != kind) {
+                continue;
+            }
+            Field f = field(i, c.targets[k]);
+            if (f != ABSENT && test(c.unless, c.unlessGate, c.unlessLower, f)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Field field(int i, int target) {
+        int slot = i * index.targets.length + target;
+        Field f = fields[slot];
+        if (f == null) {
+            String v = signals.get(i).field(index.targets[target].field());
+            f = v == null ? ABSENT : new Field(Rule.bound(v, Classifier.MAX_FIELD_CHARS));
+            fields[slot] = f;
+        }
+        return f;
+    }
+
+    /**
+     * Exactly {@code match.test(f.value)}: a regex through its gate and admitted alternatives; a
+     * number or case-insensitive literal from the field's parsed or lower-cased text, computed once.
+     *
+     * @param lower the literal lower-cased, for {@link MatchType#LITERAL_CI}
+     */
+    boolean test(FieldMatch match, int gate, String lower, Field f) {
+        if (gate < 0) {
+            return switch (match.type()) {
+                case NUMBER -> {
+                    Long n = f.number();
+                    yield n != null && match.numbers().contains(n);
+                }
+                case LITERAL_CI -> f.lower().contains(lower);
+                default -> match.test(f.value);
+            };
+        }
+        if (f.admitted == null) {
+            scan(f);
+        }
+        if (!RuleIndex.isSet(f.admitted, gate)) {
+            return false;
+        }
+        for (RegexAlternative a : index.gates[gate]) {
+            if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Matcher[] matchers() {
+        if (matchers == null) {
+            matchers = new Matcher[index.alternatives.length];
+        }
+        return matchers;
+    }
+
+    /** The literals of {@code f} and the gates they admit. */
+    void scan(Field f) {
+        long[] present = new long[index.literals.words()];
+        int[] found = index.literals.scan(f.value, present, scratch);
+        long[] gates = index.ungated.clone();
+        for (int k = 0; k < found.length; k += 2) {
+            for (int a : index.triggers[found[k]]) {
+                RegexAlternative alt = index.alternatives[a];
+                if (!RuleIndex.isSet(gates, alt.gate) && alt.admitted(present)) {
+                    RuleIndex.set(gates, alt.gate);
+                }
+            }
+        }
+        f.present = present;
+        f.found = found;
+        f.admitted = gates;
+    }
+
+    /** One field of one signal in one turn: its bounded text and, once derived, its literals, lower case, number. */
+    static final class Field {
+        final String value;
+        long[] present;
+        int[] found;
+        long[] admitted;
+        private String lower;
+        private boolean parsed;
+        private Long number;
+
+        Field(String value) {
+            this.value = value;
+        }
+
+        /** {@code value.toLowerCase(Locale.ROOT)}, once. */
+        String lower() {
+            if (lower == null) {
+                lower = value.toLowerCase(Locale.ROOT);
+            }
+            return lower;
+        }
+
+        /** The value as a number test reads it ({@link FieldMatch#test}: trimmed, {@code Long}), or {@code null}; once. */
+        Long number() {
+            if (!parsed) {
+                number = FieldMatch.parseLong(value.trim());
+                parsed = true;
+            }
+            return number;
+        }
+    }
+}
