@@ -155,6 +155,17 @@ public final class RecourseConfig {
     public static final String METRICS_AGENT_TYPES = "recourse.metrics.agent-types";
     /** Providers kept as {@code provider} metric label values beyond the built-in list; as {@link #METRICS_AGENT_TYPES}. */
     public static final String METRICS_PROVIDERS = "recourse.metrics.providers";
+    /**
+     * Port of the instance's HTTP server (queries, status page, {@code /health/*}, {@code /metrics});
+     * {@code 0} = a free port, {@code -1} = no server; default blank = the value of {@link #METRICS_PORT}
+     * (the key it replaces). With several instances it is the port of {@code application.server}.
+     */
+    public static final String HTTP_PORT = "recourse.http.port";
+    /** Address the HTTP server binds to; default blank = the value of {@link #METRICS_HOST}. */
+    public static final String HTTP_HOST = "recourse.http.host";
+    /** Level of Recourse's own loggers ({@code io.recourse}): TRACE, DEBUG, INFO (default), WARN, ERROR or OFF. */
+    public static final String LOG_LEVEL = "recourse.log.level";
+    private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
 
     private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
     private static final int MAX_LABEL_VALUES = 64;
@@ -212,6 +223,9 @@ public final class RecourseConfig {
         d.put(METRICS_HOST, "127.0.0.1");
         d.put(METRICS_AGENT_TYPES, "");
         d.put(METRICS_PROVIDERS, "");
+        d.put(HTTP_PORT, "");
+        d.put(HTTP_HOST, "");
+        d.put(LOG_LEVEL, "INFO");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -486,6 +500,25 @@ public final class RecourseConfig {
         return values.get(METRICS_HOST);
     }
 
+    /** The HTTP server's port ({@link #HTTP_PORT}, else {@link #METRICS_PORT}): 0 = a free port; empty when off. */
+    public OptionalInt httpPort() {
+        return values.get(HTTP_PORT).isBlank() ? metricsPort() : port(intValue(HTTP_PORT));
+    }
+
+    /** The address the HTTP server binds to ({@link #HTTP_HOST}, else {@link #METRICS_HOST}). */
+    public String httpHost() {
+        return values.get(HTTP_HOST).isBlank() ? metricsHost() : values.get(HTTP_HOST);
+    }
+
+    /** {@link #LOG_LEVEL}, upper case. */
+    public String logLevel() {
+        return values.get(LOG_LEVEL).toUpperCase(Locale.ROOT);
+    }
+
+    private static OptionalInt port(int port) {
+        return port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
+    }
+
     /**
      * The properties handed to Kafka clients and Kafka Streams: every key that is not Recourse's
      * own, unchanged ({@code kafka.} prefix stripped), plus {@code application.id},
@@ -577,6 +610,12 @@ public final class RecourseConfig {
         range(EMBEDDED_PORT, 0, 65_535);
         range(EMBEDDED_CONTROLLER_PORT, 0, 65_535);
         range(METRICS_PORT, -1, 65_535);
+        if (!values.get(HTTP_PORT).isBlank()) {
+            range(HTTP_PORT, -1, 65_535);
+        }
+        if (!LOG_LEVELS.contains(values.get(LOG_LEVEL).toUpperCase(Locale.ROOT))) {
+            throw new ConfigurationException(LOG_LEVEL, values.get(LOG_LEVEL), "expected one of " + LOG_LEVELS);
+        }
         if (values.get(METRICS_HOST).isBlank()) {
             throw new ConfigurationException(METRICS_HOST, values.get(METRICS_HOST), "must not be blank");
         }
