@@ -158,6 +158,7 @@ public final class DemoCommand implements Callable<Integer> {
     private static void quietKafkaClients() {
         if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext context) {
             context.getLogger("org.apache.kafka").setLevel(ch.qos.logback.classic.Level.ERROR);
+            context.getLogger("io.recourse").setLevel(ch.qos.logback.classic.Level.WARN); // before the runner applies it
         }
     }
 

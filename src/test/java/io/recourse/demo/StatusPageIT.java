@@ -55,7 +55,8 @@ class StatusPageIT {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), 4); // the park lasts 15 s of wall time
+        ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), 4);
+        FreezableTime clock = new FreezableTime(time);
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir.resolve("broker")).start()) {
             RecourseConfig config = RecourseConfig.of(Map.ofEntries(
                     Map.entry(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers()),
@@ -71,7 +72,7 @@ class StatusPageIT {
                     Map.entry(RecourseConfig.DISPATCH_TIMEOUT_MS, "90000")));
             try (RecourseRunner runner = new RecourseRunner(config,
                     c -> RecourseTopology.build(c, RecourseTopology.Options.with(RecourseMeters.global())
-                            .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), time)
+                            .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), clock)
                     .withEndpoint(RecourseHttp::start)) {
                 runner.start();
                 String base = "http://127.0.0.1:" + port;
@@ -89,36 +90,39 @@ class StatusPageIT {
                     player.start();
                     try {
                         JsonNode overview = awaitParkedRun(base);
+                        clock.freeze(); // no wake while the page is looked at (a loaded machine is slow)
                         String ws = RoutingDemoScenario.WORKSPACE;
                         String runId = overview.get("parked_runs").get(0).get("run_id").asText();
                         assertThat(overview.get("workspaces").get(0).get("workspace_id").asText()).isEqualTo(ws);
 
+                        assertThat(get(base + "/workspaces/" + ws + "/parked-runs").body()).contains(runId);
                         if (chromiumPath() == null) {
                             System.err.println("chromium is not installed (.ci/run installs it): the status page is not rendered");
                         } else {
+                        Path png = Path.of("target", "status-page.png").toAbsolutePath();
+                        chromium(base + "/", "--screenshot=" + png, "--window-size=1200,900");
                         String dom = chromium(base + "/", "--dump-dom");
                         assertThat(dom).contains("data-loaded=\"true\"", "workspace " + ws, runId, "ladder step:");
                         assertThat(dom).containsPattern("data-state=\"(short_retry|degraded|user_action_required)\"");
                         assertThat(dom).as("the parked runs table").contains("<div id=\"parked\"><table>");
-                        Path png = Path.of("target", "status-page.png").toAbsolutePath();
-                        chromium(base + "/", "--screenshot=" + png, "--window-size=1200,900");
                         }
-                        HttpResponse<String> health = get(base + "/workspaces/" + ws + "/provider-health");
+                        clock.thaw();
+                        HttpResponse<String> health = answered(base + "/workspaces/" + ws + "/provider-health");
                         assertThat(health.statusCode()).isEqualTo(200);
                         assertThat(JSON.readTree(health.body()).get("health").size()).isPositive();
-                        HttpResponse<String> runs = get(base + "/workspaces/" + ws + "/runs");
+                        HttpResponse<String> runs = answered(base + "/workspaces/" + ws + "/runs");
                         assertThat(JSON.readTree(runs.body()).get("runs").size()).isEqualTo(2);
-                        assertThat(get(base + "/workspaces/" + ws + "/parked-runs").statusCode()).isEqualTo(200);
-                        HttpResponse<String> run = get(base + "/runs/" + runId);
+                        assertThat(answered(base + "/workspaces/" + ws + "/parked-runs").statusCode()).isEqualTo(200);
+                        HttpResponse<String> run = answered(base + "/runs/" + runId);
                         assertThat(run.statusCode()).isEqualTo(200);
                         assertThat(JSON.readTree(run.body()).get("workspace_id").asText()).isEqualTo(ws);
-                        assertThat(get(base + "/runs/no-such-run").statusCode()).isEqualTo(404);
-                        assertThat(get(base + "/workspaces/no-such-ws/provider-health").statusCode()).isEqualTo(404);
-                        assertThat(get(base + "/sessions/no-such-session/recovery").statusCode()).isEqualTo(404);
-                        assertThat(get(base + "/sessions/a%23b/recovery").statusCode()).isEqualTo(400);
-                        assertThat(get(base + "/workspaces/a%01b/runs").statusCode()).isEqualTo(400);
-                        assertThat(JSON.readTree(get(base + "/openapi.json").body()).get("paths").has("/runs/{run_id}")).isTrue();
-                        assertThat(get(base + "/metrics").body()).contains("kafka_stream_");
+                        assertThat(answered(base + "/runs/no-such-run").statusCode()).isEqualTo(404);
+                        assertThat(answered(base + "/workspaces/no-such-ws/provider-health").statusCode()).isEqualTo(404);
+                        assertThat(answered(base + "/sessions/no-such-session/recovery").statusCode()).isEqualTo(404);
+                        assertThat(answered(base + "/sessions/a%23b/recovery").statusCode()).isEqualTo(400);
+                        assertThat(answered(base + "/workspaces/a%01b/runs").statusCode()).isEqualTo(400);
+                        assertThat(JSON.readTree(answered(base + "/openapi.json").body()).get("paths").has("/runs/{run_id}")).isTrue();
+                        assertThat(answered(base + "/metrics").body()).contains("kafka_stream_");
                         assertThat(get(base + "/health/live").statusCode()).isEqualTo(200);
 
                         // a dead letter: counted by reason, and decoded by tail with its headers
@@ -130,7 +134,7 @@ class StatusPageIT {
                                     config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES), "k".getBytes(StandardCharsets.UTF_8),
                                     "not json".getBytes(StandardCharsets.UTF_8))).get();
                         }
-                        awaitMetric(base, "recourse_dlq_records_total{reason=\"invalid_json\",topic=\"recourse.agent-frames\"}");
+                        String reason = awaitDeadLetterReason(base);
                         java.util.Set<String> scraped = io.recourse.http.GrafanaDashboardTest.sampleNames(get(base + "/metrics").body());
                         assertThat(scraped).as("the dashboard's metrics registered only once tasks run")
                                 .containsAll(io.recourse.http.GrafanaDashboardTest.AFTER_ASSIGNMENT)
@@ -148,7 +152,7 @@ class StatusPageIT {
                             }
                             if (t == topics.dlq()) {
                                 assertThat(lines).anySatisfy(l -> {
-                                    assertThat(l.get("headers").get("recourse.error.code").asText()).isEqualTo("invalid_json");
+                                    assertThat(l.get("headers").get("recourse.error.code").asText()).isEqualTo(reason);
                                     assertThat(l.get("value").asText()).isEqualTo("not json");
                                 });
                             }
@@ -172,6 +176,40 @@ class StatusPageIT {
         }
     }
 
+    /** The Streams clock, stopped while the browser looks (punctuators and the page's "now" read it). */
+    static final class FreezableTime implements org.apache.kafka.common.utils.Time {
+        private final ScaledTime delegate;
+        private volatile long frozenAt = -1;
+
+        FreezableTime(ScaledTime delegate) {
+            this.delegate = delegate;
+        }
+
+        void freeze() {
+            frozenAt = delegate.milliseconds();
+        }
+
+        void thaw() {
+            frozenAt = -1;
+        }
+
+        @Override
+        public long milliseconds() {
+            long f = frozenAt;
+            return f >= 0 ? f : delegate.milliseconds();
+        }
+
+        @Override
+        public long nanoseconds() {
+            return delegate.nanoseconds();
+        }
+
+        @Override
+        public void sleep(long ms) {
+            delegate.sleep(ms);
+        }
+    }
+
     private JsonNode awaitParkedRun(String base) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (true) {
@@ -187,10 +225,19 @@ class StatusPageIT {
         }
     }
 
-    private void awaitMetric(String base, String sample) throws Exception {
+    /** Waits for {@code recourse_dlq_records_total{…,topic="recourse.agent-frames"}}; returns its reason label. */
+    private String awaitDeadLetterReason(String base) throws Exception {
+        java.util.regex.Pattern sample = java.util.regex.Pattern.compile(
+                "(?m)^recourse_dlq_records_total\\{reason=\"([a-z_]+)\",topic=\"recourse\\.agent-frames\"} 1\\.0$");
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!get(base + "/metrics").body().contains(sample)) {
-            assertThat(System.nanoTime()).as("%s within 30 s", sample).isLessThan(deadline);
+        while (true) {
+            String body = get(base + "/metrics").body();
+            java.util.regex.Matcher m = sample.matcher(body);
+            if (m.find()) {
+                return m.group(1);
+            }
+            assertThat(System.nanoTime()).as("a dead-letter count within 30 s; dlq lines: %s",
+                    body.lines().filter(l -> l.contains("dlq")).toList()).isLessThan(deadline);
             Thread.sleep(200);
         }
     }
@@ -209,6 +256,19 @@ class StatusPageIT {
             }
         }
         return lines;
+    }
+
+    /** GET, waiting out {@code 503}s as a client would (the time jump after the thaw can start a rebalance). */
+    private HttpResponse<String> answered(String url) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            HttpResponse<String> r = get(url);
+            if (r.statusCode() != 503 || System.nanoTime() > deadline) {
+                return r;
+            }
+            assertThat(r.headers().firstValue("Retry-After")).as("a 503 says when to retry").isPresent();
+            Thread.sleep(500);
+        }
     }
 
     private HttpResponse<String> get(String url) throws Exception {

@@ -36,6 +36,14 @@ class OperatorSignalsTest {
     }
 
     @Test
+    void streams_producers_carry_the_dead_letter_counter() {
+        Map<String, Object> producer = new org.apache.kafka.streams.StreamsConfig(
+                RecourseRunner.streamsProperties(RecourseConfig.defaults(), "127.0.0.1:9092")).getProducerConfigs("c");
+        assertThat(String.valueOf(producer.get("interceptor.classes"))).contains(DeadLetterCounter.class.getName());
+        assertThat(producer.get(RecourseConfig.TOPIC_DLQ)).isEqualTo("recourse.dlq");
+    }
+
+    @Test
     void dead_letter_labels_are_a_closed_vocabulary() {
         DeadLetterCounter c = new DeadLetterCounter();
         Map<String, Object> configs = new HashMap<>();
