@@ -146,7 +146,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.println();
             out.println("== Office: the routing scenario (capacity short retries, fall-through, quota + auth, park and wake)");
             out.flush();
-            status |= io.recourse.demo.RoutingDemo.play(out, Math.min(timeScale, 10), officeRuns, officeTimeoutSeconds, httpPort);
+            status |= io.recourse.demo.RoutingDemo.play(out, Math.min(timeScale, 5), officeRuns, officeTimeoutSeconds, httpPort);
         }
         return status;
     }

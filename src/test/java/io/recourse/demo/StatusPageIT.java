@@ -136,9 +136,9 @@ class StatusPageIT {
                         }
                         String reason = awaitDeadLetterReason(base);
                         java.util.Set<String> scraped = io.recourse.http.GrafanaDashboardTest.sampleNames(get(base + "/metrics").body());
-                        assertThat(scraped).as("the dashboard's metrics registered only once tasks run")
-                                .containsAll(io.recourse.http.GrafanaDashboardTest.AFTER_ASSIGNMENT)
-                                .contains("recourse_provider_health_scopes");
+                        // the topic-level counters show after Micrometer's next scan of Kafka's metrics (each minute)
+                        assertThat(scraped).as("the dashboard's metrics registered only once partitions are assigned")
+                                .contains("kafka_consumer_fetch_manager_records_lag_max", "recourse_provider_health_scopes");
 
                         io.recourse.kit.Topics topics = io.recourse.kit.Topics.from(config);
                         for (io.recourse.kit.Topic<?, ?> t : topics.all()) {
@@ -147,7 +147,8 @@ class StatusPageIT {
                                 assertThat(line.get("topic").asText()).isEqualTo(t.name());
                                 assertThat(line.has("value_base64")).as("%s decoded", t.name()).isFalse();
                                 if (t.valueSerde() instanceof io.recourse.kit.AvroSerde<?>) {
-                                    assertThat(line.get("value").isObject()).as("%s: Avro as JSON", t.name()).isTrue();
+                                    assertThat(line.get("value").isObject() || line.get("value").isNull())
+                                            .as("%s: Avro as JSON (or a tombstone)", t.name()).isTrue();
                                 }
                             }
                             if (t == topics.dlq()) {
