@@ -36,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The Grafana dashboard of {@code ops/grafana/dashboards/recourse.json} (provisioned by
  * docker-compose.yml) is valid JSON whose every panel queries metrics the instance's registry exports:
  * the Recourse meters once recorded, Kafka Streams' client metrics once bound; the few Kafka registers
- * only once partitions are assigned are {@link #AFTER_ASSIGNMENT}, checked on a running instance by
- * {@code StatusPageIT}.
+ * only once partitions are assigned are {@link #AFTER_ASSIGNMENT} (the consumer lag is checked on a
+ * running instance by {@code StatusPageIT}; the topic-level counters appear at Micrometer's next scan of
+ * Kafka's metrics, once a minute).
  */
 public class GrafanaDashboardTest {
 
