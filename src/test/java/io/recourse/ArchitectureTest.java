@@ -43,13 +43,14 @@ class ArchitectureTest {
             Map.entry("io.recourse.routing.streams", 12),
             Map.entry("io.recourse.topology", 13),
             Map.entry("io.recourse.runtime", 14),
-            Map.entry("io.recourse.demo", 15),
-            Map.entry("io.recourse.bench", 15),
-            Map.entry("io.recourse.cli", 16));
+            Map.entry("io.recourse.http", 15),
+            Map.entry("io.recourse.demo", 16),
+            Map.entry("io.recourse.bench", 16),
+            Map.entry("io.recourse.cli", 17));
 
     /** Where Kafka types may appear: the stages' Kafka plumbing, the kit, the wiring and the runner. */
     static final String[] KAFKA_ALLOWED = {"..streams..", "io.recourse.kit..", "io.recourse.topology..",
-            "io.recourse.runtime..", "io.recourse.demo..", "io.recourse.bench..", "io.recourse.cli.."};
+            "io.recourse.runtime..", "io.recourse.http..", "io.recourse.demo..", "io.recourse.bench..", "io.recourse.cli.."};
 
     static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -8,6 +8,7 @@ import io.recourse.demo.InteractiveDemo;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.evidence.streams.AvroMapping;
 import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.http.RecourseHttp;
 import io.recourse.interactive.streams.InteractiveTopology;
 import io.recourse.kit.AvroSerde;
 import io.recourse.runtime.EmbeddedKafkaBroker;
@@ -60,8 +61,14 @@ import picocli.CommandLine.Spec;
  *       {@code reset_at};</li>
  *   <li>unless {@code --no-interactive}: plays the interactive scenarios ({@link InteractiveScenarios})
  *       with the built-in {@link ScriptedDispatcher}, restarting the Streams app once during a
- *       countdown, and prints each session's recovery timeline ({@link InteractiveDemo}).</li>
+ *       countdown, and prints each session's recovery timeline ({@link InteractiveDemo});</li>
+ *   <li>the Office routing scenario ({@code RoutingDemo.play}, on its own broker): capacity short
+ *       retries, fall-through, quota + auth, park and wake; its route timeline and final provider health.</li>
  * </ol>
+ * {@code --only evidence|kanban|office} plays one part. The instance's HTTP server
+ * ({@link RecourseHttp}: status page, queries) listens on {@code --http-port} while the demo runs;
+ * Kafka's client WARN lines are silenced (ERROR only) and the instance logs at WARN, so the tables
+ * print undisturbed.
  * <p>Time-scale model: only the clock is scaled. The policy keeps DESIGN's durations (5/10/20/40/60 s,
  * ±20 %, 30 s dispatch timeout, 5 min staleness bound, 1 s punctuation) measured on the scaled clock,
  * so each passes N× sooner in wall time; hints are event-time instants of the frames, whose
@@ -71,8 +78,9 @@ import picocli.CommandLine.Spec;
  * 1 otherwise (the differences are printed).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the sample agent sequences and the interactive recovery scenarios through an embedded broker;"
-                + " print each turn's classification and each scenario's recovery timeline.")
+        description = "Run the sample agent sequences, the interactive (Kanban) recovery scenarios and the Office routing"
+                + " scenario through an embedded broker; print each turn's classification, each scenario's timeline and the"
+                + " final provider health, with the status page up while it runs.")
 public final class DemoCommand implements Callable<Integer> {
 
     /** Broker setting: how far a CreateTime may lie ahead of the broker's clock. */
@@ -95,12 +103,66 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Wall-clock limit for the interactive scenarios to settle (default ${DEFAULT-VALUE}).")
     int interactiveTimeoutSeconds;
 
+    /** The parts of the demo ({@code --only}). */
+    enum Part { evidence, kanban, office }
+
+    @Option(names = "--only", paramLabel = "PART",
+            description = "Play only one part: evidence (the sample turns), kanban (the interactive scenarios) or office"
+                    + " (the routing scenario); default all three.")
+    Part only;
+
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "9464",
+            description = "Port of the status page and queries while the demo runs (default ${DEFAULT-VALUE}; 0 a free port, -1 none).")
+    int httpPort;
+
+    @Option(names = "--office-runs", paramLabel = "COUNT", defaultValue = "5",
+            description = "Concurrent runs of the Office routing scenario (default ${DEFAULT-VALUE}).")
+    int officeRuns;
+
+    @Option(names = "--office-timeout", paramLabel = "SECONDS", defaultValue = "180",
+            description = "Wall-clock limit of the Office routing scenario (default ${DEFAULT-VALUE}).")
+    int officeTimeoutSeconds;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        quietKafkaClients();
+        if (httpPort == 0) {
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+                httpPort = free.getLocalPort();
+            }
+        }
+        boolean evidencePart = only == null || only == Part.evidence;
+        boolean kanbanPart = only == null ? interactive : only == Part.kanban;
+        boolean officePart = only == null || only == Part.office;
+        int status = 0;
+        if (evidencePart || kanbanPart) {
+            status = playEvidenceAndKanban(out, evidencePart, kanbanPart);
+        }
+        if (officePart) {
+            out.println();
+            out.println("== Office: the routing scenario (capacity short retries, fall-through, quota + auth, park and wake)");
+            out.flush();
+            status |= io.recourse.demo.RoutingDemo.play(out, Math.min(timeScale, 5), officeRuns, officeTimeoutSeconds, httpPort);
+        }
+        return status;
+    }
+
+    /**
+     * Client-library WARN lines (record timestamps ahead of the broker on the scaled clock, topics not yet
+     * known during startup) would interleave with the demo's tables: the demo shows Kafka's ERROR lines only.
+     */
+    private static void quietKafkaClients() {
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext context) {
+            context.getLogger("org.apache.kafka").setLevel(ch.qos.logback.classic.Level.ERROR);
+            context.getLogger("io.recourse").setLevel(ch.qos.logback.classic.Level.WARN); // before the runner applies it
+        }
+    }
+
+    private int playEvidenceAndKanban(PrintWriter out, boolean evidencePart, boolean kanbanPart) throws Exception {
         if (!(timeScale >= 1) || Double.isInfinite(timeScale)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--time-scale must be a finite number >= 1, got " + timeScale);
@@ -115,6 +177,8 @@ public final class DemoCommand implements Callable<Integer> {
                 RecourseConfig.TOPIC_PARTITIONS, "2",
                 RecourseConfig.OWNER_PARTITIONS, "2",
                 RecourseConfig.TOPICS_CREATE, "true", // the broker is the demo's own, started below
+                RecourseConfig.HTTP_PORT, String.valueOf(httpPort),
+                RecourseConfig.LOG_LEVEL, "WARN", // the demo's tables, not the instance's log
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
         Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c,
@@ -126,16 +190,28 @@ public final class DemoCommand implements Callable<Integer> {
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(base.stateDir().resolve("broker"), base.embeddedPort(),
                 base.embeddedControllerPort(), Map.of(TIMESTAMP_AFTER_MAX_MS, String.valueOf(Long.MAX_VALUE))).start()) {
             RecourseConfig config = base.with(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-            RecourseRunner[] runner = {new RecourseRunner(config, topology, time).start()};
+            RecourseRunner[] runner = {new RecourseRunner(config, topology, time).withEndpoint(RecourseHttp::start).start()};
             try {
-                out.printf("embedded broker on %s; time scale %sx; publishing %d sample turns shifted onto %s%n",
-                        broker.bootstrapServers(), number(timeScale), samples.size(), now);
-                out.flush();
-                publish(broker.bootstrapServers(), config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES), samples);
-                outcomes = readOutcomes(broker.bootstrapServers(),
-                        config.applicationId() + "-" + RecourseTopology.SESSION_EVENTS_BY_SESSION + "-repartition", samples.size());
-                print(out, samples, outcomes);
-                if (interactive) {
+                out.printf("embedded broker on %s; time scale %sx%n", broker.bootstrapServers(), number(timeScale));
+                if (httpPort > 0) {
+                    out.printf("status page: http://127.0.0.1:%d/ (queries: /openapi.json; while the demo runs)%n", httpPort);
+                }
+                if (evidencePart) {
+                    out.println();
+                    out.printf("== Evidence: %d sample turns shifted onto %s%n", samples.size(), now);
+                    out.flush();
+                    publish(broker.bootstrapServers(), config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES), samples);
+                    outcomes = readOutcomes(broker.bootstrapServers(),
+                            config.applicationId() + "-" + RecourseTopology.SESSION_EVENTS_BY_SESSION + "-repartition",
+                            samples.size());
+                    print(out, samples, outcomes);
+                } else {
+                    outcomes = null;
+                }
+                if (kanbanPart) {
+                    out.println();
+                    out.println("== Kanban: the interactive recovery scenarios");
+                    out.flush();
                     differingScenarios = InteractiveDemo.run(out, broker.bootstrapServers(), config,
                             InteractiveTopology.interactiveConfig(config), time, () -> {
                                 // the demo's broker counts as an external cluster for the runner: leave the group
@@ -143,7 +219,7 @@ public final class DemoCommand implements Callable<Integer> {
                                 runner[0].streams().close(CloseOptions.timeout(Duration.ofSeconds(30))
                                         .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
                                 runner[0].close();
-                                runner[0] = new RecourseRunner(config, topology, time).start();
+                                runner[0] = new RecourseRunner(config, topology, time).withEndpoint(RecourseHttp::start).start();
                             }, Duration.ofSeconds(interactiveTimeoutSeconds));
                 }
             } finally {
@@ -152,7 +228,8 @@ public final class DemoCommand implements Callable<Integer> {
         } finally {
             deleteQuietly(stateDir);
         }
-        boolean outcomesMatch = samples.stream().allMatch(s -> s.differences(outcomes.get(s.sessionId())).isEmpty());
+        boolean outcomesMatch = outcomes == null
+                || samples.stream().allMatch(s -> s.differences(outcomes.get(s.sessionId())).isEmpty());
         return outcomesMatch && differingScenarios == 0 ? 0 : 1;
     }
 

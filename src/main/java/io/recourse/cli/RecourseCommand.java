@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         versionProvider = RecourseCommand.Version.class,
         description = "Turns AI coding agents' failures into safe recovery decisions (a Kafka Streams application).",
         subcommands = {RunCommand.class, DescribeCommand.class, ClassifyCommand.class, CatalogueCommand.class,
-                DemoCommand.class, RoutingDemo.class, BenchCommand.class,
+                DemoCommand.class, RoutingDemo.class, BenchCommand.class, TailCommand.class,
                 TopicsCommand.class, ConfigCommand.class, ProduceCommand.class, ResetCommand.class, CommandLine.HelpCommand.class})
 public final class RecourseCommand implements Runnable {
 

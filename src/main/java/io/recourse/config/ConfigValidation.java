@@ -82,6 +82,12 @@ final class ConfigValidation {
         range(c, EMBEDDED_PORT, 0, 65_535);
         range(c, EMBEDDED_CONTROLLER_PORT, 0, 65_535);
         range(c, METRICS_PORT, -1, 65_535);
+        if (!c.get(HTTP_PORT).isBlank()) {
+            range(c, HTTP_PORT, -1, 65_535);
+        }
+        if (!LOG_LEVELS.contains(c.get(LOG_LEVEL).toUpperCase(java.util.Locale.ROOT))) {
+            throw new ConfigurationException(LOG_LEVEL, c.get(LOG_LEVEL), "expected one of " + LOG_LEVELS);
+        }
         if (c.get(METRICS_HOST).isBlank()) {
             throw new ConfigurationException(METRICS_HOST, c.get(METRICS_HOST), "must not be blank");
         }

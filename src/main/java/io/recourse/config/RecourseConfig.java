@@ -149,6 +149,17 @@ public final class RecourseConfig {
     public static final String METRICS_AGENT_TYPES = "recourse.metrics.agent-types";
     /** Providers kept as {@code provider} metric label values beyond the built-in list; as {@link #METRICS_AGENT_TYPES}. */
     public static final String METRICS_PROVIDERS = "recourse.metrics.providers";
+    /**
+     * Port of the instance's HTTP server (queries, status page, {@code /health/*}, {@code /metrics});
+     * {@code 0} = a free port, {@code -1} = no server; default blank = the value of {@link #METRICS_PORT}
+     * (the key it replaces). With several instances it is the port of {@code application.server}.
+     */
+    public static final String HTTP_PORT = "recourse.http.port";
+    /** Address the HTTP server binds to; default blank = the value of {@link #METRICS_HOST}. */
+    public static final String HTTP_HOST = "recourse.http.host";
+    /** Level of Recourse's own loggers ({@code io.recourse}): TRACE, DEBUG, INFO (default), WARN, ERROR or OFF. */
+    public static final String LOG_LEVEL = "recourse.log.level";
+    static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
 
 
     private static final Map<String, String> DEFAULTS;
@@ -184,6 +195,9 @@ public final class RecourseConfig {
         d.put(METRICS_HOST, "127.0.0.1");
         d.put(METRICS_AGENT_TYPES, "");
         d.put(METRICS_PROVIDERS, "");
+        d.put(HTTP_PORT, "");
+        d.put(HTTP_HOST, "");
+        d.put(LOG_LEVEL, "INFO");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -487,6 +501,25 @@ public final class RecourseConfig {
     /** The address the metrics endpoint binds to. */
     public String metricsHost() {
         return values.get(METRICS_HOST);
+    }
+
+    /** The HTTP server's port ({@link #HTTP_PORT}, else {@link #METRICS_PORT}): 0 = a free port; empty when off. */
+    public OptionalInt httpPort() {
+        return values.get(HTTP_PORT).isBlank() ? metricsPort() : port(intValue(HTTP_PORT));
+    }
+
+    /** The address the HTTP server binds to ({@link #HTTP_HOST}, else {@link #METRICS_HOST}). */
+    public String httpHost() {
+        return values.get(HTTP_HOST).isBlank() ? metricsHost() : values.get(HTTP_HOST);
+    }
+
+    /** {@link #LOG_LEVEL}, upper case. */
+    public String logLevel() {
+        return values.get(LOG_LEVEL).toUpperCase(Locale.ROOT);
+    }
+
+    private static OptionalInt port(int port) {
+        return port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
     }
 
     /**

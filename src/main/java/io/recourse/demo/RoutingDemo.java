@@ -7,6 +7,7 @@ import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RunState;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.http.RecourseHttp;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RoutingSimulator;
 import io.recourse.runtime.EmbeddedKafkaBroker;
@@ -105,35 +106,52 @@ public final class RoutingDemo implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        return play(spec.commandLine().getOut(), timeScale, runs, timeoutSeconds, -1);
+    }
+
+    /**
+     * Plays the routing scenario on its own embedded broker and prints its report (the body of
+     * {@code demo-routing}; {@code demo} calls it for its Office part).
+     *
+     * @param httpPort the port of the instance's HTTP server ({@link RecourseHttp}: status page,
+     *                 queries), {@code 0} a free one, {@code -1} none
+     * @return 0 when the timeline is as expected, else 1
+     */
+    public static int play(PrintWriter out, double timeScale, int runs, int timeoutSeconds, int httpPort) throws Exception {
         ScaledTime time = new ScaledTime(Instant.ofEpochMilli(System.currentTimeMillis()), timeScale);
         Path stateDir = Files.createTempDirectory("recourse-demo-routing");
         RoutingObserved observed;
         Instant origin;
         Instant reset;
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker")).start()) {
-            RecourseConfig config = RecourseConfig.of(Map.of(
-                    RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers(),
-                    RecourseConfig.TOPICS_CREATE, "true",
-                    RecourseConfig.STATE_DIR, stateDir.resolve("streams").toString(),
-                    RecourseConfig.APPLICATION_ID, "recourse-demo-routing",
-                    RecourseConfig.TOPIC_PARTITIONS, "2",
-                    RecourseConfig.OWNER_PARTITIONS, "2",
-                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10",
+            RecourseConfig config = RecourseConfig.of(Map.ofEntries(
+                    Map.entry(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers()),
+                    Map.entry(RecourseConfig.TOPICS_CREATE, "true"),
+                    Map.entry(RecourseConfig.STATE_DIR, stateDir.resolve("streams").toString()),
+                    Map.entry(RecourseConfig.APPLICATION_ID, "recourse-demo-routing"),
+                    Map.entry(RecourseConfig.TOPIC_PARTITIONS, "2"),
+                    Map.entry(RecourseConfig.OWNER_PARTITIONS, "2"),
+                    Map.entry(RecourseConfig.HTTP_PORT, String.valueOf(httpPort)),
+                    Map.entry(RecourseConfig.LOG_LEVEL, "WARN"),
+                    Map.entry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"),
                     // every hop of the pipeline waits for a transaction commit (exactly-once): commit often
-                    StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "20",
+                    Map.entry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "20"),
                     // on a loaded machine an ack can take seconds of wall time through the pipeline:
                     // give it 90 s on the scaled clock (no dispatch times out in the scenario)
-                    RecourseConfig.DISPATCH_TIMEOUT_MS, "90000"));
+                    Map.entry(RecourseConfig.DISPATCH_TIMEOUT_MS, "90000")));
             try (RecourseRunner runner = new RecourseRunner(config,
                     c -> RecourseTopology.build(c, RecourseTopology.Options.with(RecourseMeters.global())
-                            .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), time)) {
+                            .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), time)
+                    .withEndpoint(RecourseHttp::start)) {
                 runner.start();
                 try (RoutingDispatcher d = new RoutingDispatcher(runner, config, time, runs)) {
                     d.publishRouteConfig(RoutingDemoScenario.config());
                     origin = time.now();
                     out.printf("routing demo: %d runs, 3 candidates, time scale %.0fx on %s%n", runs, timeScale,
                             broker.bootstrapServers());
+                    if (httpPort >= 0) {
+                        out.printf("status page: http://127.0.0.1:%d/ (while the scenario plays)%n", httpPort);
+                    }
                     out.flush();
                     try {
                         d.run(Instant.now().plusSeconds(timeoutSeconds));

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -39,8 +40,13 @@ import org.slf4j.LoggerFactory;
  * {@code ensure.explicit.internal.resource.naming=true}, and a stream-thread exception handler
  * that shuts the client down (exit non-zero) when a stream thread dies. Metrics (DESIGN §10,
  * {@link RecourseMetrics}): the topology records into the runner's Prometheus registry, which also
- * binds Kafka Streams' client metrics; the endpoint ({@code /metrics}, {@code /healthz}) listens on
- * {@code recourse.metrics.port} (default 9464, {@code 0} a free port, {@code -1} off). {@link #close()} stops Streams and then the broker;
+ * binds Kafka Streams' client metrics. The instance's endpoint is the one given to
+ * {@link #withEndpoint} (the CLI's {@code run} and {@code demo} give the HTTP server of
+ * {@code io.recourse.http}); without one the runner serves the metrics-only endpoint
+ * ({@code /metrics}, {@code /healthz}) on {@code recourse.metrics.port} (default 9464, {@code 0} a
+ * free port, {@code -1} off). Restoration progress is logged ({@link RestoreProgress}), dead letters are
+ * counted ({@link DeadLetterCounter}), and one activity line is logged a minute ({@link ActivityLog});
+ * {@code recourse.log.level} sets Recourse's loggers. {@link #close()} stops Streams and then the broker;
  * {@link #runUntilStopped()} does so on SIGTERM/SIGINT through a shutdown hook.
  */
 public final class RecourseRunner implements AutoCloseable {
@@ -60,6 +66,12 @@ public final class RecourseRunner implements AutoCloseable {
     private String bootstrapServers;
     private List<String> createdTopics = List.of();
     private volatile boolean failed;
+    private final RestoreProgress restore = new RestoreProgress();
+    private Function<RecourseRunner, AutoCloseable> endpoint;
+    private AutoCloseable endpointHandle;
+    private ActivityLog activity;
+    /** Interval of the activity line ({@link ActivityLog}). */
+    static final Duration ACTIVITY_INTERVAL = Duration.ofMinutes(1);
 
     /** A runner for {@code config} with the Recourse topology. */
     public RecourseRunner(RecourseConfig config) {
@@ -93,6 +105,18 @@ public final class RecourseRunner implements AutoCloseable {
     }
 
     /**
+     * Serves {@code endpoint} instead of the metrics-only endpoint: {@link #start()} calls it once Kafka
+     * Streams is started (before RUNNING, so readiness can say "not yet"), and {@link #close()} closes
+     * what it returned. The CLI passes the HTTP server of {@code io.recourse.http}.
+     *
+     * @return this runner
+     */
+    public synchronized RecourseRunner withEndpoint(Function<RecourseRunner, AutoCloseable> endpoint) {
+        this.endpoint = endpoint;
+        return this;
+    }
+
+    /**
      * Starts everything and blocks until Streams is RUNNING.
      *
      * @return this runner
@@ -102,6 +126,7 @@ public final class RecourseRunner implements AutoCloseable {
      */
     public synchronized RecourseRunner start() {
         try {
+            LogLevel.apply(config.logLevel());
             if (config.embedded()) {
                 broker = EmbeddedKafkaBroker.forConfig(config).start();
                 bootstrapServers = broker.bootstrapServers();
@@ -147,14 +172,20 @@ public final class RecourseRunner implements AutoCloseable {
                 LOG.error("stream thread died; shutting down this Recourse instance", e);
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             });
+            streams.setGlobalStateRestoreListener(restore);
             streams.start();
-            serveMetrics();
+            if (endpoint != null) {
+                endpointHandle = endpoint.apply(this);
+            } else {
+                serveMetrics();
+            }
             // RUNNING once is enough: a follow-up rebalance (REBALANCING again) is normal, failing is not
             if (!running.await(RUNNING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                     || !streams.state().isRunningOrRebalancing()) {
                 throw new IllegalStateException("Kafka Streams did not reach RUNNING within " + RUNNING_TIMEOUT
                         + " (state " + streams.state() + ")");
             }
+            activity = new ActivityLog(metrics.registry(), topics, ACTIVITY_INTERVAL).start();
             LOG.info("Recourse running: application.id={}, {} on {}, reading {}", config.applicationId(),
                     config.processingGuarantee(), bootstrapServers, topics.agentFrames().name());
             return this;
@@ -232,6 +263,14 @@ public final class RecourseRunner implements AutoCloseable {
         // read by the dead-letter handlers' configure()
         p.put(TopicSpec.DLQ.key(), TopicSpec.DLQ.name(config));
         p.put(RecourseConfig.DLQ_MAX_RECORD_BYTES, String.valueOf(config.dlqMaxRecordBytes()));
+        // the dead-letter counter (an interceptor on Streams' producers) reads the topic names
+        for (String key : RecourseConfig.topicKeys()) {
+            p.put(key, config.topicName(key));
+        }
+        String interceptors = StreamsConfig.producerPrefix(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG);
+        Object configured = p.get(interceptors);
+        p.put(interceptors, configured == null || configured.toString().isBlank() ? DeadLetterCounter.class.getName()
+                : configured + "," + DeadLetterCounter.class.getName());
         Properties props = new Properties();
         props.putAll(p);
         return props;
@@ -257,6 +296,21 @@ public final class RecourseRunner implements AutoCloseable {
         return metrics;
     }
 
+    /** State restoration's progress (how many store partitions restore now). */
+    public RestoreProgress restoreProgress() {
+        return restore;
+    }
+
+    /** The clock Kafka Streams runs on (the wall clock, or the demo's scaled one). */
+    public Time time() {
+        return time;
+    }
+
+    /** The configuration this runner started with. */
+    public RecourseConfig config() {
+        return config;
+    }
+
     /** The embedded broker, or {@code null} on an external cluster. */
     public EmbeddedKafkaBroker broker() {
         return broker;
@@ -265,6 +319,18 @@ public final class RecourseRunner implements AutoCloseable {
     /** Stops Streams (waiting up to 30 s; leaving the group on the embedded broker), then the embedded broker. Idempotent. */
     @Override
     public synchronized void close() {
+        if (activity != null) {
+            activity.close();
+            activity = null;
+        }
+        if (endpointHandle != null) {
+            try {
+                endpointHandle.close();
+            } catch (Exception e) {
+                LOG.warn("endpoint did not close cleanly: {}", e.getClass().getName());
+            }
+            endpointHandle = null;
+        }
         if (streams != null) {
             LOG.info("stopping Kafka Streams");
             // On the embedded broker this is the only instance: leave the group, so the next start does

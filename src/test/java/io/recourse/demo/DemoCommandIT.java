@@ -20,7 +20,7 @@ public class DemoCommandIT {
         CommandLine cli = RecourseCommand.commandLine();
         cli.setOut(new PrintWriter(out));
 
-        int exit = cli.execute("demo", "--no-interactive");
+        int exit = cli.execute("demo", "--only", "evidence", "--http-port", "-1");
 
         assertThat(out.toString()).contains("all " + DemoSamples.load().size() + " turns got their expected outcome");
         for (DemoSamples.Sample s : DemoSamples.load()) {

@@ -23,7 +23,7 @@ public class InteractiveDemoIT {
         CommandLine cli = RecourseCommand.commandLine();
         cli.setOut(new PrintWriter(out));
 
-        int exit = cli.execute("demo", "--time-scale", "10");
+        int exit = cli.execute("demo", "--time-scale", "10", "--only", "kanban", "--http-port", "-1");
 
         String printed = out.toString();
         for (Scenario s : InteractiveScenarios.all()) {
