@@ -154,7 +154,7 @@ public class SchemaConformanceTest {
     static Stream<Arguments> examples() throws IOException {
         List<Arguments> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
-            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+            for (Path f : files.filter(SchemaConformanceTest::isJsonExample).sorted().toList()) {
                 Input in = Input.ofExample(f);
                 if (f.toString().endsWith(".jsonl")) {
                     List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
@@ -222,8 +222,13 @@ public class SchemaConformanceTest {
     @EnumSource(Input.class)
     void every_input_has_an_example(Input in) throws IOException {
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
-            assertThat(files.filter(Files::isRegularFile).map(Input::ofExample)).contains(in);
+            assertThat(files.filter(SchemaConformanceTest::isJsonExample).map(Input::ofExample)).contains(in);
         }
+    }
+
+    /** A JSON document or JSON-lines file under {@code examples/} (not the code examples, e.g. {@code examples/python/}). */
+    static boolean isJsonExample(Path f) {
+        return Files.isRegularFile(f) && (f.toString().endsWith(".json") || f.toString().endsWith(".jsonl"));
     }
 
     @ParameterizedTest

@@ -247,6 +247,7 @@ public final class Bench implements AutoCloseable {
         try (RecourseRunner runner = new RecourseRunner(config).start();
              Admin admin = Admin.create(clientProps);
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps))) {
+            BenchSupport.awaitAllRunning(List.of(runner));
             int partitions = producer.partitionsFor(frames).size();
             long records = 0;
             for (int i = 0; i < sessions; i++) {

@@ -26,9 +26,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The benchmark's Kafka helpers: producing the workload and sentinels, waiting for commits, measuring changelogs and RocksDB. */
 final class BenchSupport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BenchSupport.class);
 
     private BenchSupport() {
     }
@@ -88,14 +92,23 @@ final class BenchSupport {
         }
     }
 
-    /** Waits until the application's committed offsets on {@code topic} reach its end offsets. */
+    /**
+     * Waits until the application's committed offsets on {@code topic} reach its end offsets. A
+     * partition that holds no record (end offset = earliest offset) counts as reached: Kafka Streams
+     * commits offsets only for partitions it consumed from, so an empty partition never has one.
+     */
     static boolean awaitCommitted(Admin admin, String groupId, String topic, Duration timeout, BenchObserver observer)
             throws InterruptedException, ExecutionException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-                .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-        var ends = admin.listOffsets(latest).all().get();
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().forEach(p -> {
+            latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest());
+            earliest.put(new TopicPartition(topic, p.partition()), OffsetSpec.earliest());
+        });
+        var ends = new HashMap<>(admin.listOffsets(latest).all().get());
+        var starts = admin.listOffsets(earliest).all().get();
+        ends.entrySet().removeIf(e -> e.getValue().offset() <= starts.get(e.getKey()).offset());
         while (System.nanoTime() < deadline) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
                     .partitionsToOffsetAndMetadata().get();
@@ -111,6 +124,11 @@ final class BenchSupport {
             }
             Thread.sleep(20); // polling the group's offsets
         }
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
+        LOG.warn("{}: committed offsets on {} did not reach the end offsets within {}: end {}, committed {}", groupId, topic, timeout,
+                ends.entrySet().stream().map(e -> e.getKey().partition() + "=" + e.getValue().offset()).toList(),
+                committed.entrySet().stream().filter(e -> e.getKey().topic().equals(topic))
+                        .map(e -> e.getKey().partition() + "=" + e.getValue().offset()).toList());
         return false;
     }
 

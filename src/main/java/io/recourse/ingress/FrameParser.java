@@ -206,63 +206,12 @@ public final class FrameParser {
     }
 
     /**
-     * The bounds of DESIGN §3 on a frame whose fields have their types: ids, names, the digest,
-     * the JSON-RPC id, {@code retry_of_generation} below {@code prompt_generation}, and the size of
-     * {@code turn_config} ({@link InputBounds}). Checked in the order of the fields in DESIGN §3;
-     * the message names the field and its rule, never the value.
+     * The bounds of DESIGN §3 on a frame whose fields have their types ({@link FrameBounds#check}).
      *
      * @throws FrameRejectedException with {@link DlqReason#INVALID_FIELD}
      */
     static void checkBounds(Frame f) throws FrameRejectedException {
-        if (!InputBounds.isSessionId(f.sessionId())) {
-            throw reject(DlqReason.INVALID_FIELD, InputBounds.invalidId("session_id"));
-        }
-        if (f.source() != null && f.source().wire().startsWith("acp_") && f.payload() != null) {
-            JsonNode id = f.payload().get("id");
-            if (id != null && !id.isNull() && !(id.isIntegralNumber() && id.canConvertToLong())
-                    && !(id.isTextual() && InputBounds.isJsonRpcIdText(id.textValue()))) {
-                throw reject(DlqReason.INVALID_FIELD, "field payload.id " + InputBounds.JSONRPC_ID_RULE);
-            }
-        }
-        name("agent_type", f.agentType());
-        name("provider_id", f.providerId());
-        id("model_id", f.modelId());
-        id("workspace_id", f.workspaceId());
-        id("run_id", f.runId());
-        id("execution_profile_id", f.executionProfileId());
-        id("task_id", f.taskId());
-        id("agent_profile_id", f.agentProfileId());
-        id("command_id", f.commandId());
-        if (f.retryOfGeneration() != null && f.retryOfGeneration() >= f.promptGeneration()) {
-            throw reject(DlqReason.INVALID_FIELD, "field retry_of_generation must be less than prompt_generation");
-        }
-        if (f.promptDigest() != null && !InputBounds.isDigest(f.promptDigest())) {
-            throw reject(DlqReason.INVALID_FIELD, "field prompt_digest " + InputBounds.DIGEST_RULE);
-        }
-        if (f.turnConfig() != null && compactSize(f.turnConfig()) > InputBounds.MAX_TURN_CONFIG_BYTES) {
-            throw reject(DlqReason.INVALID_FIELD,
-                    "field turn_config is larger than " + InputBounds.MAX_TURN_CONFIG_BYTES + " bytes as compact JSON");
-        }
-    }
-
-    private static void id(String field, String value) throws FrameRejectedException {
-        if (value != null && !InputBounds.isId(value)) {
-            throw reject(DlqReason.INVALID_FIELD, InputBounds.invalidId(field));
-        }
-    }
-
-    private static void name(String field, String value) throws FrameRejectedException {
-        if (value != null && !InputBounds.isName(value)) {
-            throw reject(DlqReason.INVALID_FIELD, "field " + field + " " + InputBounds.NAME_RULE);
-        }
-    }
-
-    private static int compactSize(JsonNode node) {
-        try {
-            return STRICT_TREE.writeValueAsBytes(node).length;
-        } catch (IOException e) {
-            return Integer.MAX_VALUE;
-        }
+        FrameBounds.check(f);
     }
 
     /** The rejection message of a value the tree reader refused: the nesting depth, or the position of the error. */

@@ -53,20 +53,20 @@ public final class RoutingPolicy {
         Code code = c.code();
         // 1. Gates (fixed).
         if (code.errorClass() == ErrorClass.OUTSIDE) {
-            return Verdict.decline(RoutePath.GATE, "outside_provider_policy");
+            return Verdict.decline(RoutePath.GATE, RunReason.OUTSIDE_PROVIDER_POLICY);
         }
         if (!preStart && code.errorClass() == ErrorClass.UNCLASSIFIED) {
-            return Verdict.decline(RoutePath.GATE, "unclassified_post_start");
+            return Verdict.decline(RoutePath.GATE, RunReason.UNCLASSIFIED_POST_START);
         }
         if (!preStart && code == Code.AGENT_TRANSPORT_LOST) {
-            return Verdict.decline(RoutePath.GATE, "transport_lost_post_start");
+            return Verdict.decline(RoutePath.GATE, RunReason.TRANSPORT_LOST_POST_START);
         }
         if (!preStart && c.confidence() != Confidence.HIGH) {
-            return Verdict.decline(RoutePath.GATE, "low_confidence");
+            return Verdict.decline(RoutePath.GATE, RunReason.LOW_CONFIDENCE);
         }
         if (outcome.recordedAt() != null
                 && Duration.between(outcome.recordedAt(), now).compareTo(settings.stalenessBound()) > 0) {
-            return Verdict.decline(RoutePath.GATE, "stale_evidence");
+            return Verdict.decline(RoutePath.GATE, RunReason.STALE_EVIDENCE);
         }
         // 2. Code rules.
         RoutePath path = preStart && c.confidence() != Confidence.HIGH && code != Code.AGENT_RUNTIME_ERROR
@@ -76,15 +76,15 @@ public final class RoutingPolicy {
         RouteAction sameRoute = outcome.replaySafe() ? RouteAction.RETRY_SAME_ROUTE : RouteAction.FRESH_SESSION_CONTINUATION;
         Instant hint = c.resetAt() != null ? c.resetAt() : c.retryAfter();
         return switch (path) {
-            case GATE, DECLINE -> Verdict.decline(path, code.wire());
+            case GATE, DECLINE -> Verdict.decline(path, code);
             case LAUNCH_UNKNOWN -> new Verdict(Verdict.Kind.SKIP, path, null, null, 0, 0, Verdict.HealthEffect.NONE,
-                    null, c.confidence() == Confidence.HIGH ? code.wire() : "low_confidence");
+                    null, c.confidence() == Confidence.HIGH ? code : RunReason.LOW_CONFIDENCE);
             case LAUNCH_TRANSPORT -> {
                 RetryPolicy r = candidate.policies().transientPolicy().retry();
                 if (budget.retriesDone() < r.budget()) {
                     yield retry(path, sameRoute, r, budget, c, Verdict.HealthEffect.NONE, now);
                 }
-                yield Verdict.decline(path, "launch_transport_lost");
+                yield Verdict.decline(path, RunReason.LAUNCH_TRANSPORT_LOST);
             }
             case SHORT -> {
                 ClassPolicy p = candidate.policies().transientPolicy();
@@ -142,7 +142,7 @@ public final class RoutingPolicy {
             Verdict.HealthEffect health, Instant now) {
         int ordinal = budget.retriesDone() + 1;
         Instant due = now.plus(delay(r, budget.runId(), budget.attempt(), ordinal, c.retryAfter(), now));
-        return new Verdict(Verdict.Kind.RETRY, path, action, due, ordinal, r.budget(), health, c.retryAfter(), path.wire());
+        return new Verdict(Verdict.Kind.RETRY, path, action, due, ordinal, r.budget(), health, c.retryAfter(), path);
     }
 
     private Verdict exhausted(RoutePath path, ClassPolicy p, Budget budget, Instant hint, RouteAction action,
@@ -151,15 +151,15 @@ public final class RoutingPolicy {
         if (w.enabled() && !budget.resetWaitUsed() && hint != null && hint.isAfter(now)
                 && Duration.between(now, hint).getSeconds() <= w.maxWaitSeconds()) {
             return new Verdict(Verdict.Kind.WAIT_FOR_RESET, path, action, hint, 0, p.retry().budget(), health, hint,
-                    "wait_for_reset");
+                    RunReason.WAIT_FOR_RESET);
         }
         return exhaustedVerdict(path, p, health, hint);
     }
 
     private static Verdict exhaustedVerdict(RoutePath path, ClassPolicy p, Verdict.HealthEffect health, Instant hint) {
         return p.onExhausted() == OnExhausted.STOP
-                ? new Verdict(Verdict.Kind.STOP, path, RouteAction.DECLINE, null, 0, p.retry().budget(), health, hint, "policy_stop")
-                : new Verdict(Verdict.Kind.SKIP, path, null, null, 0, p.retry().budget(), health, hint, path.wire());
+                ? new Verdict(Verdict.Kind.STOP, path, RouteAction.DECLINE, null, 0, p.retry().budget(), health, hint, RunReason.POLICY_STOP)
+                : new Verdict(Verdict.Kind.SKIP, path, null, null, 0, p.retry().budget(), health, hint, path);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.recourse.routing;
 
+import io.recourse.taxonomy.WireName;
 import java.time.Instant;
 
 /**
@@ -14,10 +15,11 @@ import java.time.Instant;
  * @param maxRetries the class policy's retry budget
  * @param health     what happens to the failed scope's health
  * @param hint       the validated hint that applies ({@code retry_after} / {@code reset_at}), or {@code null}
- * @param reason     for {@code decline}/{@code stop}: the reason; otherwise the path's reason
+ * @param reason     for {@code decline}/{@code stop}: the reason (a {@link RunReason} or the code); otherwise
+ *                   the path (or, for a weak launch, {@code low_confidence}); its {@code wire()} is the value written
  */
 public record Verdict(Kind kind, RoutePath path, RouteAction action, Instant dueAt, int ordinal, int maxRetries,
-        HealthEffect health, Instant hint, String reason) {
+        HealthEffect health, Instant hint, WireName reason) {
 
     /** What to do with the run. */
     public enum Kind {
@@ -38,7 +40,7 @@ public record Verdict(Kind kind, RoutePath path, RouteAction action, Instant due
         NONE, SHORT_RETRY, DEGRADE, USER_ACTION
     }
 
-    static Verdict decline(RoutePath path, String reason) {
+    static Verdict decline(RoutePath path, WireName reason) {
         return new Verdict(Kind.DECLINE, path, RouteAction.DECLINE, null, 0, 0, HealthEffect.NONE, null, reason);
     }
 }

@@ -1,7 +1,7 @@
 package io.recourse.runtime;
 
 import io.recourse.config.RecourseConfig;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import java.util.Map;
 import org.apache.kafka.common.Configurable;
 

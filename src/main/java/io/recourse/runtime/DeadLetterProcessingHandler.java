@@ -1,7 +1,7 @@
 package io.recourse.runtime;
 
 import io.recourse.evidence.Sanitizer;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import java.util.List;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;

@@ -8,13 +8,13 @@ import io.recourse.evidence.streams.EvidenceTopology;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
-import io.recourse.ingress.streams.Admission;
-import io.recourse.ingress.streams.DeadLetters;
 import io.recourse.ingress.streams.FrameAdmission;
-import io.recourse.ingress.streams.IngressProcessor;
+import io.recourse.ingress.streams.FrameCheck;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
 import io.recourse.interactive.JitterSource;
 import io.recourse.interactive.streams.InteractiveTopology;
+import io.recourse.kit.Admissions;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.Topics;
 import io.recourse.routing.streams.RoutingTopology;
 import java.time.Instant;
@@ -23,12 +23,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
@@ -156,22 +154,12 @@ public final class RecourseTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(builderProperties(config))));
 
         // (1) ingress
-        Map<String, KStream<String, Admission>> branches = builder
+        KStream<String, Frame> frames = Admissions.split(builder
                 .stream(topics.agentFrames().name(), topics.agentFrames().consumed(FRAMES_SOURCE))
-                .process(() -> new IngressProcessor(admission, DeadLetters.maxRecordBytes(topics.dlq())), Named.as(INGRESS_PROCESSOR))
-                .split(Named.as(INGRESS_SPLIT))
-                .branch((key, admitted) -> admitted instanceof Admission.Rejected, Branched.as(INGRESS_REJECTED_BRANCH))
-                .defaultBranch(Branched.as(INGRESS_ADMITTED_BRANCH));
-
-        branches.get(INGRESS_SPLIT + INGRESS_REJECTED_BRANCH)
-                .map((key, rejected) -> {
-                    Admission.Rejected r = (Admission.Rejected) rejected;
-                    return KeyValue.pair(r.originalKey(), r.originalValue());
-                }, Named.as(DLQ_RECORD))
-                .to(topics.dlq().name(), topics.dlq().produced(DLQ_SINK));
-
-        KStream<String, Frame> frames = branches.get(INGRESS_SPLIT + INGRESS_ADMITTED_BRANCH)
-                .mapValues(admitted -> ((Admission.Admitted) admitted).frame(), Named.as(FRAMES_ADMITTED));
+                .process(Admissions.processor(new FrameCheck(admission), DeadLetters.maxRecordBytes(topics.dlq())),
+                        Named.as(INGRESS_PROCESSOR)),
+                topics.dlq(), new Admissions.Names(INGRESS_SPLIT, INGRESS_REJECTED_BRANCH, INGRESS_ADMITTED_BRANCH,
+                        DLQ_RECORD, DLQ_SINK, FRAMES_ADMITTED));
 
         // (2) evidence, then (3) classification: SessionEvents keyed by session_id
         KStream<String, io.recourse.avro.SessionEvent> events = ClassificationTopology.attach(

@@ -1,6 +1,6 @@
 package io.recourse.reliability;
 
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.AvroSerde;
 import io.recourse.kit.Topics;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.recourse.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.config.RecourseConfig;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

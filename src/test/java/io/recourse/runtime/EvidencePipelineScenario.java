@@ -16,7 +16,7 @@ import io.recourse.evidence.streams.EvidenceCounters;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.FrameParser;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.ingress.streams.FrameAdmission;
 import io.recourse.kit.AvroSerde;
 import io.recourse.topology.RecourseTopology;

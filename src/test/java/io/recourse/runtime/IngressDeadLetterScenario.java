@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.recourse.config.RecourseConfig;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

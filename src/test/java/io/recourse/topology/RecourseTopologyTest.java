@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.ingress.streams.FrameAdmission;
 import io.recourse.kit.Topics;
 import java.nio.charset.StandardCharsets;

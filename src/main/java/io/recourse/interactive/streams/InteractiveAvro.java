@@ -12,6 +12,7 @@ import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.SessionControl;
 import io.recourse.interactive.SessionState;
+import io.recourse.kit.DispatchDeadline;
 import io.recourse.taxonomy.AckStatus;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.DispatchAckReason;
@@ -36,8 +37,13 @@ public final class InteractiveAvro {
 
     // ------------------------------------------------------------------ outputs
 
-    /** The Avro RetryCommand of DESIGN §6.5. */
-    public static io.recourse.avro.RetryCommand toAvro(RetryCommand c) {
+    /**
+     * The Avro RetryCommand of DESIGN §6.5, with {@code expires_at} =
+     * {@link DispatchDeadline#expiresAt}({@code issued_at}, {@code dispatchTimeout}).
+     *
+     * @param dispatchTimeout the owner's dispatch timeout (the policy's configuration), positive
+     */
+    public static io.recourse.avro.RetryCommand toAvro(RetryCommand c, java.time.Duration dispatchTimeout) {
         return io.recourse.avro.RetryCommand.newBuilder()
                 .setCommandId(c.commandId())
                 .setSessionId(c.sessionId())
@@ -54,6 +60,7 @@ public final class InteractiveAvro {
                 .setModelId(c.modelId())
                 .setRetryAt(c.retryAt())
                 .setIssuedAt(c.issuedAt())
+                .setExpiresAt(DispatchDeadline.expiresAt(c.issuedAt(), dispatchTimeout))
                 .build();
     }
 

@@ -6,6 +6,7 @@ import io.recourse.ingress.StrictJson;
 import io.recourse.interactive.ControlAction;
 import io.recourse.interactive.InteractiveDispatchAck;
 import io.recourse.interactive.SessionControl;
+import io.recourse.kit.Admissions;
 import io.recourse.taxonomy.AckStatus;
 import io.recourse.taxonomy.DispatchAckReason;
 import io.recourse.taxonomy.WireName;
@@ -84,18 +85,10 @@ public final class InteractiveJson {
     }
 
     /** A rejected input record: {@link #code()} becomes the DLQ's {@code recourse.error.code}. */
-    public static final class InputRejection extends RuntimeException {
-
-        private final String code;
+    public static final class InputRejection extends Admissions.Rejection {
 
         public InputRejection(String code, String message) {
-            super(message, null, false, false);
-            this.code = code;
-        }
-
-        /** The snake_case DLQ reason. */
-        public String code() {
-            return code;
+            super(code, message);
         }
     }
 }

@@ -17,17 +17,14 @@ import io.recourse.interactive.SessionState;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerFired;
 import io.recourse.interactive.TimerKey;
+import io.recourse.kit.TimeIndex;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +65,8 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
     private static final byte[] PRESENT = new byte[0];
     /** Due entries fired per punctuation at most; the rest fire at the next one (bounds a transaction). */
     static final int MAX_FIRED_PER_PUNCTUATION = 10_000;
+    /** The interactive owner's punctuator: one scan per punctuation, every entry it found fires. */
+    static final TimeIndex.Loop TIMER_LOOP = new TimeIndex.Loop(MAX_FIRED_PER_PUNCTUATION, false, false);
     /** The {@code owner} tag of this processor's timer lag. */
     static final String TIMER_OWNER = "interactive";
 
@@ -77,7 +76,7 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
     private final RecourseMeters meters;
     private final Duration startSettle;
     private KeyValueStore<String, SessionStateValue> sessions;
-    private KeyValueStore<Bytes, byte[]> timers;
+    private TimeIndex<byte[]> timers;
     private Instant taskRunningSince;
 
     InteractiveProcessor(InteractiveRecoveryPolicy policy, Duration punctuationInterval) {
@@ -123,7 +122,7 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
     public void init(ProcessorContext<String, InteractiveOutput> context) {
         super.init(context);
         sessions = context.getStateStore(InteractiveTopology.SESSIONS_STORE);
-        timers = context.getStateStore(InteractiveTopology.TIMERS_STORE);
+        timers = new TimeIndex<>(context.getStateStore(InteractiveTopology.TIMERS_STORE));
         taskRunningSince = now();
         context.schedule(punctuationInterval, PunctuationType.WALL_CLOCK_TIME, ms -> fireDue());
         LOG.debug("interactive task {} running since {}", context.taskId(), taskRunningSince);
@@ -142,21 +141,13 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
     void fireDue() {
         Instant now = now();
         boolean settling = now.isBefore(taskRunningSince.plus(startSettle));
-        List<Bytes> due = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = timers.range(Bytes.wrap(TimerKey.scanFrom()), Bytes.wrap(TimerKey.scanTo(now)))) {
-            while (it.hasNext() && due.size() < MAX_FIRED_PER_PUNCTUATION) {
-                Bytes key = it.next().key;
-                if (!settling || TimerKey.decode(key.get()).kind() != InteractiveTimerKind.RETRY) {
-                    due.add(key);
-                }
-            }
-        }
-        for (Bytes key : due) {
-            TimerEntry entry = TimerKey.decode(key.get());
-            timers.delete(key);
-            meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
-            apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
-        }
+        timers.fireDue(now, TIMER_LOOP,
+                key -> settling && TimerKey.decode(key).kind() == InteractiveTimerKind.RETRY,
+                (key, present) -> {
+                    TimerEntry entry = TimerKey.decode(key);
+                    meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
+                    apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
+                });
     }
 
     private void apply(String sessionId, InteractiveInput input, Instant now) {
@@ -175,14 +166,15 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
             sessions.put(sessionId, InteractiveAvro.toAvro(decision.state()));
         }
         for (TimerEntry e : decision.cancelTimers()) {
-            timers.delete(Bytes.wrap(TimerKey.encode(e)));
+            timers.cancel(TimerKey.encode(e));
         }
         for (TimerEntry e : decision.armTimers()) {
-            timers.put(Bytes.wrap(TimerKey.encode(e)), PRESENT);
+            timers.arm(TimerKey.encode(e), PRESENT);
         }
         long timestamp = now.toEpochMilli();
         for (RetryCommand c : decision.commands()) {
-            context().forward(new Record<>(sessionId, new InteractiveOutput.Command(InteractiveAvro.toAvro(c)), timestamp));
+            context().forward(new Record<>(sessionId, new InteractiveOutput.Command(
+                    InteractiveAvro.toAvro(c, policy.config().dispatchTimeout())), timestamp));
         }
         if (decision.expired()) {
             context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), timestamp));

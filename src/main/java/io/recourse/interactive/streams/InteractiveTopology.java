@@ -7,14 +7,16 @@ import io.recourse.avro.SessionStateValue;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.AvroMapping;
 import io.recourse.evidence.streams.RecourseMeters;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.ingress.streams.KeyedJsonCheck;
 import io.recourse.interactive.InteractiveConfig;
 import io.recourse.interactive.InteractiveDispatchAck;
 import io.recourse.interactive.InteractiveInput;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
 import io.recourse.interactive.JitterSource;
 import io.recourse.interactive.SessionControl;
+import io.recourse.kit.Admissions;
 import io.recourse.kit.AvroSerde;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.Topics;
 import java.time.Instant;
 import java.util.Map;
@@ -22,7 +24,6 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -232,26 +233,24 @@ public final class InteractiveTopology {
     /** How one JSON input topic is parsed, keyed and turned into Avro. */
     private record JsonInputProcessorSpec<D, A>(
             Function<byte[], D> parse, Function<D, String> sessionId, Function<D, A> toAvro) {
+
+        /** The admission check: the body's {@code session_id} is the key. */
+        KeyedJsonCheck<A> check() {
+            return new KeyedJsonCheck<>(record -> {
+                D value = parse.apply(record.value());
+                return new KeyedJsonCheck.Parsed<>(sessionId.apply(value), toAvro.apply(value));
+            }, "record key is not the body's session_id");
+        }
     }
 
     /** Source → parse → split: rejected records to the DLQ, admitted Avro values (keyed by session) returned. */
     private static <D, A> KStream<String, A> admitted(StreamsBuilder builder, Topics topics, String topic,
             String sourceName, String parserName, String splitName, String deadLetterName, String dlqSinkName,
             String admittedName, JsonInputProcessorSpec<D, A> spec) {
-        Map<String, KStream<String, InteractiveAdmission<A>>> branches = builder
+        return Admissions.split(builder
                 .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(sourceName))
-                .process(() -> new JsonInputProcessor<>(spec.parse(), spec.sessionId(), spec.toAvro(),
-                        DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parserName))
-                .split(Named.as(splitName))
-                .branch((key, value) -> value instanceof InteractiveAdmission.Rejected, Branched.as(REJECTED_BRANCH))
-                .defaultBranch(Branched.as(ADMITTED_BRANCH));
-        branches.get(splitName + REJECTED_BRANCH)
-                .map((key, rejected) -> {
-                    InteractiveAdmission.Rejected<A> r = (InteractiveAdmission.Rejected<A>) rejected;
-                    return KeyValue.pair(r.originalKey(), r.originalValue());
-                }, Named.as(deadLetterName))
-                .to(topics.dlq().name(), topics.dlq().produced(dlqSinkName));
-        return branches.get(splitName + ADMITTED_BRANCH)
-                .mapValues(admitted -> ((InteractiveAdmission.Admitted<A>) admitted).value(), Named.as(admittedName));
+                .process(Admissions.processor(spec.check(), DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parserName)),
+                topics.dlq(), new Admissions.Names(splitName, REJECTED_BRANCH, ADMITTED_BRANCH, deadLetterName, dlqSinkName,
+                        admittedName));
     }
 }

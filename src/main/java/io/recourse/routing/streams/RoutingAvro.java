@@ -14,6 +14,7 @@ import io.recourse.avro.RunRequestValue;
 import io.recourse.avro.ScopeValue;
 import io.recourse.avro.StoredCooldownValue;
 import io.recourse.avro.StoredHealthValue;
+import io.recourse.kit.DispatchDeadline;
 import io.recourse.routing.Candidate;
 import io.recourse.routing.CandidateRef;
 import io.recourse.routing.ClassPolicy;
@@ -69,8 +70,16 @@ public final class RoutingAvro {
 
     // ------------------------------------------------------------------ outputs
 
-    /** RouteCommand → Avro; the candidate is flattened. */
-    public static io.recourse.avro.RouteCommand toAvro(RouteCommand c) {
+    /**
+     * RouteCommand → Avro; the candidate is flattened. {@code expires_at} =
+     * {@link DispatchDeadline#expiresAt}({@code issued_at}, {@code dispatchTimeout}), {@code null}
+     * for a decline (nothing to dispatch); {@code task_id} and {@code dynamic_profile_id} come from
+     * {@code run} ({@code null} when it is {@code null}).
+     *
+     * @param run             the command's run (after or, when it ended, before the decision), or {@code null}
+     * @param dispatchTimeout the owner's dispatch timeout ({@link io.recourse.routing.RoutingSettings#dispatchTimeout})
+     */
+    public static io.recourse.avro.RouteCommand toAvro(RouteCommand c, Run run, java.time.Duration dispatchTimeout) {
         CandidateRef cand = c.candidate();
         return io.recourse.avro.RouteCommand.newBuilder()
                 .setCommandId(c.commandId()).setRunId(c.runId()).setWorkspaceId(c.workspaceId())
@@ -81,6 +90,10 @@ public final class RoutingAvro {
                 .setModelId(cand == null ? null : cand.modelId())
                 .setReason(c.reason()).setCode(wire(c.code())).setRuleId(c.ruleId())
                 .setAttempt(c.attempt()).setIssuedAt(c.issuedAt())
+                .setExpiresAt(c.action() == io.recourse.routing.RouteAction.DECLINE ? null
+                        : DispatchDeadline.expiresAt(c.issuedAt(), dispatchTimeout))
+                .setTaskId(run == null ? null : run.taskId())
+                .setDynamicProfileId(run == null ? null : run.dynamicProfileId())
                 .build();
     }
 

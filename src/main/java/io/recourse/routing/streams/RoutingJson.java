@@ -3,6 +3,7 @@ package io.recourse.routing.streams;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.StrictJson;
+import io.recourse.kit.Admissions;
 import io.recourse.routing.RoutingDispatchAck;
 import io.recourse.routing.RunControl;
 import io.recourse.routing.RunControlAction;
@@ -107,19 +108,11 @@ public final class RoutingJson {
         }
     }
 
-    /** A rejected input: {@link #code()} becomes the DLQ's {@code recourse.error.code}. */
-    public static final class Rejection extends RuntimeException {
-
-        private final String code;
+    /** A rejected input record: {@link #code()} becomes the DLQ's {@code recourse.error.code}. */
+    public static final class Rejection extends Admissions.Rejection {
 
         public Rejection(String code, String message) {
-            super(message, null, false, false);
-            this.code = code;
-        }
-
-        /** The snake_case DLQ reason. */
-        public String code() {
-            return code;
+            super(code, message);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.recourse.avro.RoutingWorkspaceValue;
 import io.recourse.evidence.Outcome;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.kit.TimeIndex;
 import io.recourse.routing.ParkedRunChange;
 import io.recourse.routing.RouteConfig;
 import io.recourse.routing.Router;
@@ -19,13 +20,10 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -67,6 +65,11 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
     private static final Logger LOG = LoggerFactory.getLogger(RoutingProcessor.class);
     /** Due entries fired per punctuation at most; the rest fire at the next one (bounds a transaction). */
     static final int MAX_FIRED_PER_PUNCTUATION = 10_000;
+    /**
+     * The routing owner's punctuator: scans again while entries fire (a decision may arm an entry
+     * due at once), and skips an entry an earlier one of the scan cancelled.
+     */
+    static final TimeIndex.Loop TIMER_LOOP = new TimeIndex.Loop(MAX_FIRED_PER_PUNCTUATION, true, true);
     /** The {@code owner} tag of this processor's timer lag. */
     static final String TIMER_OWNER = "routing";
     /** The run reason of a failed turn declined for stale evidence (DESIGN §8). */
@@ -78,7 +81,7 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
     private Router router;
     private KeyValueStore<String, RoutingRunValue> runs;
     private KeyValueStore<String, RoutingWorkspaceValue> workspaces;
-    private KeyValueStore<Bytes, String> timers;
+    private TimeIndex<String> timers;
     private KeyValueStore<String, Object> routeConfigs;
     private Instant runningSince;
 
@@ -95,7 +98,7 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
         super.init(context);
         runs = context.getStateStore(RoutingTopology.RUNS_STORE);
         workspaces = context.getStateStore(RoutingTopology.WORKSPACES_STORE);
-        timers = context.getStateStore(RoutingTopology.TIMERS_STORE);
+        timers = new TimeIndex<>(context.getStateStore(RoutingTopology.TIMERS_STORE));
         routeConfigs = context.getStateStore(RoutingTopology.ROUTE_CONFIG_STORE);
         router = new Router(options.settings(), options.jitter(), this::config);
         runningSince = now();
@@ -121,32 +124,13 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
     void fireDue() {
         Instant now = now();
         boolean holdTimeouts = now.isBefore(runningSince.plus(options.settings().dispatchTimeout()));
-        int fired = 0;
-        boolean more = true;
-        while (more && fired < MAX_FIRED_PER_PUNCTUATION) {
-            List<Map.Entry<Bytes, String>> due = new ArrayList<>();
-            try (KeyValueIterator<Bytes, String> it = timers.range(null, Bytes.wrap(TimerEntry.upperBound(now)))) {
-                while (it.hasNext() && due.size() < MAX_FIRED_PER_PUNCTUATION - fired) {
-                    var kv = it.next();
-                    due.add(Map.entry(kv.key, kv.value));
-                }
-            }
-            more = false;
-            for (Map.Entry<Bytes, String> e : due) {
-                TimerEntry entry = TimerEntry.fromKey(e.getKey().get());
-                if (holdTimeouts && entry.kind() == RoutingTimerKind.DISPATCH_TIMEOUT) {
-                    continue;
-                }
-                if (timers.get(e.getKey()) == null) {
-                    continue; // cancelled by an earlier entry of this scan
-                }
-                timers.delete(e.getKey());
-                options.meters().timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.due(), now));
-                apply(e.getValue(), entry, now);
-                fired++;
-                more = true;
-            }
-        }
+        timers.fireDue(now, TIMER_LOOP,
+                key -> holdTimeouts && TimerEntry.fromKey(key).kind() == RoutingTimerKind.DISPATCH_TIMEOUT,
+                (key, workspaceId) -> {
+                    TimerEntry entry = TimerEntry.fromKey(key);
+                    options.meters().timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.due(), now));
+                    apply(workspaceId, entry, now);
+                });
     }
 
     private void apply(String workspaceId, Object input, Instant now) {
@@ -175,13 +159,13 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
             }
         }
         for (TimerEntry t : d.cancel()) {
-            timers.delete(Bytes.wrap(t.key()));
+            timers.cancel(t.key());
         }
         for (TimerEntry t : d.arm()) {
-            timers.put(Bytes.wrap(t.key()), workspaceId);
+            timers.arm(t.key(), workspaceId);
         }
         long timestamp = now.toEpochMilli();
-        for (RoutingOutput out : RoutingRecords.of(d, before, this::config)) {
+        for (RoutingOutput out : RoutingRecords.of(d, before, this::config, options.settings().dispatchTimeout())) {
             context().forward(new Record<>(out.key(), out, timestamp));
         }
     }

@@ -33,10 +33,13 @@ public final class RoutingRecords {
     /**
      * The records of {@code d}, decided on {@code before}.
      *
-     * @param configs the validated route configuration by {@code dynamic_profile_id} (for the
-     *                provider and model of a parked run's candidates; may return {@code null})
+     * @param configs         the validated route configuration by {@code dynamic_profile_id} (for the
+     *                        provider and model of a parked run's candidates; may return {@code null})
+     * @param dispatchTimeout the router's dispatch timeout: a route command's {@code expires_at} is
+     *                        its {@code issued_at} plus this, the due instant of its dispatch-timeout timer
      */
-    public static List<RoutingOutput> of(RoutingDecision d, WorkspaceState before, Function<String, RouteConfig> configs) {
+    public static List<RoutingOutput> of(RoutingDecision d, WorkspaceState before, Function<String, RouteConfig> configs,
+            java.time.Duration dispatchTimeout) {
         List<RoutingOutput> out = new ArrayList<>();
         for (RouteAttempt a : d.attempts()) {
             out.add(new RoutingOutput(RoutingOutput.Kind.ROUTE_ATTEMPT, a.runId(), RoutingAvro.toAvro(a)));
@@ -71,7 +74,9 @@ public final class RoutingRecords {
             }
         }
         for (RouteCommand c : d.commands()) {
-            out.add(new RoutingOutput(RoutingOutput.Kind.ROUTE_COMMAND, c.runId(), RoutingAvro.toAvro(c)));
+            Run run = d.state().run(c.runId());
+            out.add(new RoutingOutput(RoutingOutput.Kind.ROUTE_COMMAND, c.runId(),
+                    RoutingAvro.toAvro(c, run != null ? run : before.run(c.runId()), dispatchTimeout)));
         }
         return out;
     }

@@ -12,8 +12,10 @@ import io.recourse.evidence.streams.AvroMapping;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.StrictJson;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.ingress.streams.KeyedJsonCheck;
+import io.recourse.kit.Admissions;
 import io.recourse.kit.AvroSerde;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.Topic;
 import io.recourse.kit.Topics;
 import io.recourse.routing.JitterSource;
@@ -32,7 +34,6 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -138,6 +139,8 @@ public final class RoutingTopology {
     /** Branch names of the input splits (appended to the split's name). */
     public static final String REJECTED_BRANCH = "rejected";
     public static final String ADMITTED_BRANCH = "admitted";
+    /** The DLQ message of a routing input whose record key is not its body's id. */
+    private static final String KEY_MISMATCH_MESSAGE = "record key is not the body's id";
 
     // --- the owner ---
     public static final String SESSION_EVENTS_TO_INPUT = "recourse-routing-session-events";
@@ -275,18 +278,14 @@ public final class RoutingTopology {
      */
     static void attachRouteConfig(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed) {
         Topic<String, RouteConfigValue> validated = topics.routeConfigValidated();
-        Map<String, KStream<String, RoutingAdmission<RouteConfigValue>>> branches = builder
+        Admissions.split(builder
                 .stream(topics.routeConfig().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName(ROUTE_CONFIG_SOURCE))
-                .process(() -> new RoutingInputProcessor<RouteConfigValue>(r -> validateRouteConfig(r, tombstonesAllowed),
-                        DeadLetters.maxRecordBytes(topics.dlq())),
-                        Named.as(ROUTE_CONFIG_VALIDATE))
-                .split(Named.as(ROUTE_CONFIG_SPLIT))
-                .branch((k, v) -> v instanceof RoutingAdmission.Rejected, Branched.as(REJECTED_BRANCH))
-                .defaultBranch(Branched.as(ADMITTED_BRANCH));
-        deadLetters(branches.get(ROUTE_CONFIG_SPLIT + REJECTED_BRANCH), topics, ROUTE_CONFIG_DEAD_LETTER, ROUTE_CONFIG_DLQ_SINK);
-        branches.get(ROUTE_CONFIG_SPLIT + ADMITTED_BRANCH)
-                .mapValues(a -> ((RoutingAdmission.Admitted<RouteConfigValue>) a).value(), Named.as(ROUTE_CONFIG_VALUE))
+                .process(Admissions.processor(new KeyedJsonCheck<RouteConfigValue>(
+                        r -> validateRouteConfig(r, tombstonesAllowed), KEY_MISMATCH_MESSAGE),
+                        DeadLetters.maxRecordBytes(topics.dlq())), Named.as(ROUTE_CONFIG_VALIDATE)),
+                topics.dlq(), new Admissions.Names(ROUTE_CONFIG_SPLIT, REJECTED_BRANCH, ADMITTED_BRANCH,
+                        ROUTE_CONFIG_DEAD_LETTER, ROUTE_CONFIG_DLQ_SINK, ROUTE_CONFIG_VALUE))
                 .to(validated.name(), validated.produced(ROUTE_CONFIG_VALIDATED_SINK));
         builder.globalTable(validated.name(), validated.consumed(ROUTE_CONFIG_VALIDATED_SOURCE),
                 Materialized.<String, RouteConfigValue, KeyValueStore<Bytes, byte[]>>as(ROUTE_CONFIG_STORE)
@@ -297,7 +296,7 @@ public final class RoutingTopology {
      * Validates one route-config record: a null value is a delete only when tombstones are allowed
      * (and needs its key); a document must validate and carry its key's id.
      */
-    private static RoutingInputProcessor.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record,
+    private static KeyedJsonCheck.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record,
                                                                                       boolean tombstonesAllowed) {
         if (record.value() == null) {
             if (!tombstonesAllowed) {
@@ -313,7 +312,7 @@ public final class RoutingTopology {
             } catch (StrictJson.Invalid e) {
                 throw new RoutingJson.Rejection(DlqReason.INVALID_KEY.wire(), "key: " + e.getMessage());
             }
-            return new RoutingInputProcessor.Parsed<>(key, null);
+            return new KeyedJsonCheck.Parsed<>(key, null);
         }
         RouteConfigValidation v = RouteConfigJson.read(record.value());
         if (!v.isValid()) {
@@ -325,7 +324,7 @@ public final class RoutingTopology {
                     safe(v.config().dynamicProfileId()), v.unknownFields().size(),
                     v.unknownFields().stream().limit(8).map(RoutingTopology::safe).toList());
         }
-        return new RoutingInputProcessor.Parsed<>(v.config().dynamicProfileId(), RoutingAvro.toAvro(v.config()));
+        return new KeyedJsonCheck.Parsed<>(v.config().dynamicProfileId(), RoutingAvro.toAvro(v.config()));
     }
 
     /** Producer text fit for a log line: itself when it is a short plain name or path, else {@code ?}. */
@@ -338,18 +337,14 @@ public final class RoutingTopology {
             String sourceName, String parseName, String splitName, String deadLetterName, String dlqSinkName,
             String admittedName, String repartitionName, String toInputName, int partitions,
             Function<byte[], Object> parse) {
-        Map<String, KStream<String, RoutingAdmission<OfficeInputValue>>> branches = builder
+        return Admissions.split(builder
                 .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(sourceName))
-                .process(() -> new RoutingInputProcessor<OfficeInputValue>(record -> {
+                .process(Admissions.processor(new KeyedJsonCheck<OfficeInputValue>(record -> {
                     Object in = parse.apply(record.value());
-                    return new RoutingInputProcessor.Parsed<>(workspaceOf(in), RoutingAvro.toAvroInput(in));
-                }, DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parseName))
-                .split(Named.as(splitName))
-                .branch((k, v) -> v instanceof RoutingAdmission.Rejected, Branched.as(REJECTED_BRANCH))
-                .defaultBranch(Branched.as(ADMITTED_BRANCH));
-        deadLetters(branches.get(splitName + REJECTED_BRANCH), topics, deadLetterName, dlqSinkName);
-        return branches.get(splitName + ADMITTED_BRANCH)
-                .mapValues(a -> ((RoutingAdmission.Admitted<OfficeInputValue>) a).value(), Named.as(admittedName))
+                    return new KeyedJsonCheck.Parsed<>(workspaceOf(in), RoutingAvro.toAvroInput(in));
+                }, KEY_MISMATCH_MESSAGE), DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parseName)),
+                topics.dlq(), new Admissions.Names(splitName, REJECTED_BRANCH, ADMITTED_BRANCH, deadLetterName, dlqSinkName,
+                        admittedName))
                 .repartition(Repartitioned.<String, OfficeInputValue>as(repartitionName)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(AvroSerde.of(OfficeInputValue.class))
@@ -368,14 +363,6 @@ public final class RoutingTopology {
             return a.workspaceId();
         }
         throw new IllegalArgumentException("not an Office input: " + input);
-    }
-
-    private static <V> void deadLetters(KStream<String, RoutingAdmission<V>> rejected, Topics topics, String name,
-                                        String sinkName) {
-        rejected.map((k, v) -> {
-            RoutingAdmission.Rejected<V> r = (RoutingAdmission.Rejected<V>) v;
-            return KeyValue.pair(r.originalKey(), r.originalValue());
-        }, Named.as(name)).to(topics.dlq().name(), topics.dlq().produced(sinkName));
     }
 
     @SuppressWarnings("unchecked")

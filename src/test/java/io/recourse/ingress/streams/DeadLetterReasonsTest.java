@@ -9,6 +9,7 @@ import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.EvidenceDriver;
 import io.recourse.evidence.streams.EvidenceTopologyTest;
 import io.recourse.ingress.DlqReason;
+import io.recourse.kit.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;

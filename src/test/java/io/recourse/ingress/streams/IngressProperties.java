@@ -8,6 +8,7 @@ import static org.quicktheories.generators.SourceDSL.strings;
 
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.RecourseMeters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.topology.RecourseTopology;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -32,7 +32,7 @@ public class InteractiveAvroTest {
                 "digest-p", "digest-c", "agent-7", "exec-3", "claude-sonnet-4", AT, AT.plusMillis(250));
         AvroSerde<io.recourse.avro.RetryCommand> serde = AvroSerde.of(io.recourse.avro.RetryCommand.class);
 
-        RetryCommand back = InteractiveAvro.fromAvro(serde.decode(serde.encode(InteractiveAvro.toAvro(command))));
+        RetryCommand back = InteractiveAvro.fromAvro(serde.decode(serde.encode(InteractiveAvro.toAvro(command, java.time.Duration.ofSeconds(30)))));
 
         assertThat(back).isEqualTo(command);
     }
@@ -84,7 +84,7 @@ public class InteractiveAvroTest {
         assertThat(command.getFields()).extracting(Schema.Field::name).containsExactly("command_id", "session_id",
                 "expected_generation", "chain_start_generation", "attempt", "max_attempts", "code", "rule_id",
                 "prompt_digest", "turn_config_digest", "agent_profile_id", "execution_profile_id", "model_id",
-                "retry_at", "issued_at");
+                "retry_at", "issued_at", "expires_at");
         assertThat(state.getFields()).extracting(Schema.Field::name).containsExactly("session_id", "generation",
                 "status", "code", "class", "disposition", "attempt", "max_attempts", "retry_at", "provider_label",
                 "model_label", "rule_id", "reason", "updated_at");

@@ -19,7 +19,7 @@ import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.SessionState;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerFired;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.AvroSerde;
 import io.recourse.kit.Topics;
 import io.recourse.taxonomy.Classification;

@@ -16,7 +16,6 @@ import io.recourse.evidence.SessionEvent;
 import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.streams.AvroMapping;
 import io.recourse.evidence.streams.SessionEvents;
-import io.recourse.ingress.streams.DeadLetters;
 import io.recourse.interactive.InteractiveRecoveryPolicy;
 import io.recourse.interactive.InteractiveTimerKind;
 import io.recourse.interactive.JitterSource;
@@ -27,6 +26,7 @@ import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerKey;
 import io.recourse.kit.AvroSerde;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.Topics;
 import io.recourse.taxonomy.Code;
 import io.recourse.topology.RecourseTopology;
@@ -572,7 +572,7 @@ public class InteractiveTopologyTest {
         controls.pipeInput(bytes("other"), bytes("{\"action\":\"cancel_retry\",\"session_id\":\"" + S + "\",\"occurred_at\":\"2026-11-30T08:00:00Z\"}"));
 
         assertThat(DeadLetters.header(dlq.readRecord().headers(), DeadLetters.ERROR_CODE))
-                .isEqualTo(JsonInputProcessor.KEY_MISMATCH);
+                .isEqualTo("key_mismatch");
     }
 
     // ------------------------------------------------------------------ naming

@@ -8,7 +8,7 @@ import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.SessionEvent;
 import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.streams.AvroMapping;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.AvroSerde;
 import io.recourse.kit.Topics;
 import io.recourse.routing.Candidate;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recourse.avro.RouteCommand;
 import io.recourse.demo.RoutingDemoScenario;
-import io.recourse.ingress.streams.DeadLetters;
+import io.recourse.kit.DeadLetters;
 import io.recourse.kit.AvroSerde;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RouteConfig;
@@ -52,7 +52,7 @@ public class RoutingTopologyTest {
         WorkspaceState before = null;
         for (RoutingDecision d : sim.decisions()) {
             WorkspaceState b = before == null ? WorkspaceState.empty(d.state().workspaceId()) : before;
-            for (RoutingOutput o : RoutingRecords.of(d, b, configs)) {
+            for (RoutingOutput o : RoutingRecords.of(d, b, configs, EXACT.settings().dispatchTimeout())) {
                 String topic = switch (o.kind()) {
                     case ROUTE_COMMAND -> "route-commands";
                     case RUN_STATE -> "run-state";

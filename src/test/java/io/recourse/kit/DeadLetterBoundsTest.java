@@ -1,4 +1,4 @@
-package io.recourse.ingress.streams;
+package io.recourse.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,5 @@
-package io.recourse.ingress.streams;
+package io.recourse.kit;
 
-import io.recourse.kit.Topic;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
