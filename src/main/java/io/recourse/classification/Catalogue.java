@@ -57,7 +57,7 @@ public final class Catalogue {
             "phase", "when", "sequence", "code", "class", "confidence", "scope", "background", "hints", "observed");
     private static final Set<String> MARKER_KEYS = Set.of("id", "why", "comment", "agents", "when", "observed");
     /** An observed-corpus case id ({@code obs-<group>-<nnn>}, src/test/resources/corpus/observed). */
-    static final Pattern OBSERVED_ID = Pattern.compile("obs-[a-z]{1,20}(?:-[a-z])?-[0-9]{3,4}");
+    static final Pattern OBSERVED_ID = Pattern.compile("obs-[a-z0-9]{1,20}(?:-[a-z])?-[0-9]{3,4}");
     private static final Set<String> MATCH_KEYS = Set.of("literal", "literal_ci", "equals", "equals_ci", "regex",
             "regex_ci", "number");
     private static final Set<String> CONDITION_KEYS;
