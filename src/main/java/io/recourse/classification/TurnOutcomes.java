@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * <p><b>Outcome</b>: a {@code session/prompt} result with {@code stopReason: cancelled} is
  * {@code cancelled} (the classifier is not asked). Otherwise the classifier is asked: a
  * classification means {@code failed}; no classification means {@code completed} for a turn
- * closed by a result, and — since the classifier's contract always answers for other terminal
+ * closed by a result; a classifier that throws fails the turn closed with the fallback below,
+ * whatever closed it; and — since the classifier's contract always answers for other terminal
  * frames — a defensive fallback ({@code unknown_provider_error} for a launch failure,
  * {@code agent_runtime_error} otherwise, confidence {@code low}, rule
  * {@code evidence.fallback.prestart|poststart}, catalogue {@code evidence}) for an error, exit,
@@ -74,8 +75,11 @@ public final class TurnOutcomes {
         if (byResult && "cancelled".equals(e.stopReason())) {
             outcome = Outcome.CANCELLED;
         } else {
-            Optional<Classification> answer = safelyClassify(classifier, e);
-            if (answer.isPresent()) {
+            Optional<Classification> answer = classifyOrNull(classifier, e);
+            if (answer == null) {
+                outcome = Outcome.FAILED;
+                classification = fallback(e.launch());
+            } else if (answer.isPresent()) {
                 outcome = Outcome.FAILED;
                 classification = answer.get();
             } else if (byResult) {
@@ -172,18 +176,25 @@ public final class TurnOutcomes {
     }
 
     /**
-     * The classifier's answer, or empty when it throws: a classifier bug must never lose a turn's
-     * outcome. Empty fails closed — a result-closed turn reads as completed (no automatic work),
-     * any other terminal gets the low-confidence fallback, which no owner acts on automatically.
+     * The classifier's answer, or {@code null} when it throws: a classifier bug must never lose a
+     * turn's outcome, nor read as a success. {@code null} fails closed — the turn, even one closed
+     * by a result, is failed with the low-confidence unclassified fallback, which no owner acts on
+     * automatically and which never marks a scope healthy.
      */
-    static Optional<Classification> safelyClassify(TurnClassifier classifier, Evidence e) {
+    static Optional<Classification> classifyOrNull(TurnClassifier classifier, Evidence e) {
         try {
             return classifier.classify(e);
         } catch (RuntimeException ex) {
             LOG.error("classifier failed on turn {}/{}; failing closed with the fallback", e.sessionId(),
                     e.promptGeneration(), ex);
-            return Optional.empty();
+            return null;
         }
+    }
+
+    /** The classifier's answer, or empty when it throws (for the probe: unrecognized text counts as output). */
+    static Optional<Classification> safelyClassify(TurnClassifier classifier, Evidence e) {
+        Optional<Classification> answer = classifyOrNull(classifier, e);
+        return answer == null ? Optional.empty() : answer;
     }
 
     private static Classification fallback(boolean launch) {

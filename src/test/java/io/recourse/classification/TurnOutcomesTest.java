@@ -113,7 +113,7 @@ public class TurnOutcomesTest {
     }
 
     @Test
-    public void aClassifierThatThrowsStillYieldsAnOutcomeThatFailsClosed() {
+    public void aClassifierThatThrowsFailsEveryTurnClosedAsUnclassifiedEvenOneClosedByAResult() {
         TurnClassifier broken = e -> {
             throw new IllegalStateException("rule bug");
         };
@@ -126,7 +126,9 @@ public class TurnOutcomesTest {
         assertThat(failedOutcome.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(failedOutcome.classification().code()).isEqualTo(io.recourse.taxonomy.Code.AGENT_RUNTIME_ERROR);
         assertThat(failedOutcome.classification().confidence()).isEqualTo(io.recourse.taxonomy.Confidence.LOW);
-        assertThat(completedOutcome.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(completedOutcome.classification()).isNull();
+        assertThat(completedOutcome.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(completedOutcome.classification().code()).isEqualTo(io.recourse.taxonomy.Code.AGENT_RUNTIME_ERROR);
+        assertThat(completedOutcome.classification().errorClass()).isEqualTo(io.recourse.taxonomy.ErrorClass.UNCLASSIFIED);
+        assertThat(completedOutcome.classification().confidence()).isEqualTo(io.recourse.taxonomy.Confidence.LOW);
     }
 }
