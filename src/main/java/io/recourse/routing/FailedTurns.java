@@ -75,10 +75,6 @@ final class FailedTurns {
                 b.reason = v.reason().wire();
                 b.updatedAt = x.now;
                 x.arm(new TimerEntry(RoutingTimerKind.ROUTE_COMMAND_DUE, v.dueAt(), b.runId));
-                x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, v.dueAt(),
-                        b.reason, java.util.Map.of(cand.executionProfileId(),
-                                RunReason.WAIT_FOR_RESET.wire() + ":" + c.code().wire() + " until " + v.dueAt()),
-                        x.now)));
                 x.put(b);
                 walk.ownerExhausted(x, own);
             }

@@ -58,18 +58,8 @@ final class RoutingDraft {
 
     /** Stores the run being built and marks it changed. */
     void put(Run.Builder b) {
-        Run before = runs.get(b.runId);
-        if (before != null && waitingForReset(before) && !b.parked
-                && !(b.status == RunStatus.WAITING_FOR_PROVIDER_CAPACITY && b.wakeAt != null)) {
-            parked.add(new ParkedRunChange(b.runId, null)); // the reset wait is released
-        }
         runs.put(b.runId, b.build());
         changed.add(b.runId);
-    }
-
-    /** A run waiting for a validated reset (same route, not a park): it has a ParkedRun too. */
-    static boolean waitingForReset(Run r) {
-        return !r.parked() && r.status() == RunStatus.WAITING_FOR_PROVIDER_CAPACITY && r.wakeAt() != null;
     }
 
     /** Arms {@code t}; the owner applies {@code cancel} before {@code arm}, so the pair is consistent. */
