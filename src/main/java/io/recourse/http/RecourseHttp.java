@@ -240,8 +240,10 @@ public final class RecourseHttp implements AutoCloseable {
                 return resource("http/index.html", "text/html; charset=utf-8");
             case "/openapi.json":
                 return resource("http/openapi.json", JSON);
-            case "/health/live", "/healthz":
+            case "/health/live":
                 return live();
+            case "/healthz":
+                return healthz();
             case "/health/ready":
                 return ready();
             case "/metrics":
@@ -336,6 +338,14 @@ public final class RecourseHttp implements AutoCloseable {
         healthCounts = counts;
         healthCountsAt = now;
         return counts;
+    }
+
+    /** The metrics endpoint's probe, kept as it was: {@code 200 RUNNING|REBALANCING}, else {@code 503 <state>}, plain text. */
+    private Answer healthz() {
+        KafkaStreams s = streams.get();
+        KafkaStreams.State state = s == null ? null : s.state();
+        boolean up = state != null && state.isRunningOrRebalancing();
+        return Answer.text(up ? 200 : 503, "text/plain; charset=utf-8", String.valueOf(state) + "\n");
     }
 
     private Answer live() {
