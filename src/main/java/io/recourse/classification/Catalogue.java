@@ -11,6 +11,7 @@ import io.recourse.evidence.SignalKind;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
 import io.recourse.taxonomy.ErrorClass;
+import io.recourse.taxonomy.Handling;
 import io.recourse.taxonomy.Scope;
 import io.recourse.taxonomy.WireName;
 import java.io.IOException;
@@ -290,7 +291,7 @@ public final class Catalogue {
             }
             hints.add(name);
         }
-        if (!hints.isEmpty() && code != Code.RATE_LIMITED && code != Code.QUOTA_LIMITED) {
+        if (!hints.isEmpty() && !takesHints(code)) {
             throw new CatalogueException(id, "hints are only extracted for rate_limited and quota_limited, not " + code.wire());
         }
         String why = node.has("why") ? node.get("why").asText() : "";
@@ -352,6 +353,14 @@ public final class Catalogue {
             unless = match(c.get("unless"), id);
         }
         return new Condition(targets, match, unless, c.path("not").asBoolean(false));
+    }
+
+    /**
+     * True for the codes whose rules may extract timing hints: throttles ({@code retry_after}) and
+     * renewable quotas ({@code reset_at}), DESIGN §5.2.
+     */
+    static boolean takesHints(Code code) {
+        return code.handling() == Handling.THROTTLE || code.handling() == Handling.RENEWABLE_QUOTA;
     }
 
     static Rule.Target target(String ref, String id) {

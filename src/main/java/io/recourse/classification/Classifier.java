@@ -9,8 +9,8 @@ import io.recourse.evidence.Evidence;
 import io.recourse.evidence.Signal;
 import io.recourse.evidence.SignalKind;
 import io.recourse.taxonomy.Classification;
-import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Handling;
 import io.recourse.taxonomy.Scope;
 import java.time.Duration;
 import java.time.Instant;
@@ -277,8 +277,8 @@ public final class Classifier implements TurnClassifier {
         Confidence confidence = background ? winner.confidence().atMost(Confidence.MEDIUM) : winner.confidence();
         Instant hint = hint(winner, evidence, signals);
         return new Classification(winner.code(), confidence, winner.id(), catalogue.version(),
-                winner.scope(), winner.code() == Code.RATE_LIMITED ? hint : null,
-                winner.code() == Code.QUOTA_LIMITED ? hint : null, background);
+                winner.scope(), winner.code().handling() == Handling.THROTTLE ? hint : null,
+                winner.code().handling() == Handling.RENEWABLE_QUOTA ? hint : null, background);
     }
 
     /** The pre-start or post-start fallback of a failed turn no rule matched. */
@@ -458,7 +458,7 @@ public final class Classifier implements TurnClassifier {
     }
 
     private Instant hint(Rule rule, Evidence e, List<Signal> signals) {
-        if (rule.hints().isEmpty() || rule.code() != Code.RATE_LIMITED && rule.code() != Code.QUOTA_LIMITED) {
+        if (rule.hints().isEmpty() || !Catalogue.takesHints(rule.code())) {
             return null;
         }
         Instant terminal = e.terminalAt();

@@ -4,6 +4,7 @@ import io.recourse.evidence.Outcome;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
 import io.recourse.taxonomy.ErrorClass;
+import io.recourse.taxonomy.Handling;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,7 +40,8 @@ import java.util.TreeMap;
 public final class CatalogueScore {
 
     /**
-     * Codes the owners treat alike (DESIGN §§5.1, 6, 7), so that a code confused inside one group
+     * Codes the owners treat alike (DESIGN §§5.1, 6, 7; one group per {@link Handling}, the
+     * unclassified and outside handlings merged), so that a code confused inside one group
      * changes no decision: short transient provider trouble (retried with backoff, health
      * recorded), throttles (retried on their hint), a lost agent transport (restart the agent),
      * quota (park until the reset), hard stops (no retry: the user must act), and everything no
@@ -49,14 +51,13 @@ public final class CatalogueScore {
         PROVIDER_TRANSIENT, RATE_LIMITED, TRANSPORT_LOST, QUOTA, HARD_STOP, NO_POLICY;
 
         static PolicyGroup of(Code code) {
-            return switch (code) {
-                case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY -> PROVIDER_TRANSIENT;
-                case RATE_LIMITED -> RATE_LIMITED;
-                case AGENT_TRANSPORT_LOST -> TRANSPORT_LOST;
-                case QUOTA_LIMITED -> QUOTA;
-                case AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE,
-                        PROVIDER_NOT_CONFIGURED -> HARD_STOP;
-                default -> NO_POLICY;
+            return switch (code.handling()) {
+                case PROVIDER_TRANSIENT -> PROVIDER_TRANSIENT;
+                case THROTTLE -> RATE_LIMITED;
+                case TRANSPORT_LOST -> TRANSPORT_LOST;
+                case RENEWABLE_QUOTA -> QUOTA;
+                case USER_ACTION -> HARD_STOP;
+                case NOT_PROVIDER_FAILURE, UNCLASSIFIED_PRE_START, UNCLASSIFIED_POST_START -> NO_POLICY;
             };
         }
     }

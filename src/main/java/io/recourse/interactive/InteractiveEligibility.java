@@ -2,16 +2,17 @@ package io.recourse.interactive;
 
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.taxonomy.Classification;
-import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Handling;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
  * Whether a failed turn's classification authorizes an automatic interactive retry
- * (DESIGN §6.1, seed "Kanban interactive retry"). An exhaustive switch over {@link Code}: adding a
- * code without deciding its Kanban policy does not compile. The chain conditions (current
+ * (DESIGN §6.1, seed "Kanban interactive retry"). An exhaustive switch over the code's
+ * {@link Handling}: adding a handling without deciding its Kanban policy does not compile; a new
+ * code takes its handling's verdict. The chain conditions (current
  * generation, user prompt or a retry of the chain, known prompt digest) are checked by
  * {@link InteractiveRecoveryPolicy}; this class judges the classification and the evidence.
  */
@@ -41,16 +42,17 @@ public final class InteractiveEligibility {
     /**
      * Judges a failed TurnOutcome at processing time {@code now}:
      * <ul>
-     *   <li>{@code network_unavailable}, {@code provider_overloaded}, {@code provider_unavailable},
-     *       {@code model_capacity}, {@code agent_transport_lost}: {@code auto_retry} when confidence is
+     *   <li>{@code provider_transient} and {@code transport_lost} codes ({@code network_unavailable},
+     *       {@code provider_overloaded}, {@code provider_unavailable}, {@code model_capacity},
+     *       {@code agent_transport_lost}): {@code auto_retry} when confidence is
      *       {@code high}, the turn is replay-safe (no effect flag, or {@code resume_guarantee}) and the
      *       evidence is not stale; otherwise {@code manual} naming the failed gate;</li>
-     *   <li>{@code rate_limited}: the same, and only with a validated {@code retry_after} at most
+     *   <li>{@code throttle} codes ({@code rate_limited}): the same, and only with a validated {@code retry_after} at most
      *       {@code rateLimitHintMax} (60 s) after the terminal frame's {@code occurred_at};</li>
-     *   <li>hard codes: {@code manual} ({@code user_action_required}); no automatic replay;</li>
-     *   <li>{@code outside} codes: {@code none} ({@code not_provider_failure}): the platform's
+     *   <li>hard codes ({@code renewable_quota}, {@code user_action}): {@code manual} ({@code user_action_required}); no automatic replay;</li>
+     *   <li>{@code outside} codes ({@code not_provider_failure}): {@code none} ({@code not_provider_failure}): the platform's
      *       existing terminal recovery owns them;</li>
-     *   <li>{@code unknown_provider_error}, {@code agent_runtime_error}: {@code manual}
+     *   <li>unclassified codes ({@code unknown_provider_error}, {@code agent_runtime_error}): {@code manual}
      *       ({@code unclassified}); they fail closed.</li>
      * </ul>
      * Launch failures are judged like post-start ones (DESIGN §6.1: "a launch failure included").
@@ -67,15 +69,12 @@ public final class InteractiveEligibility {
         if (c == null) {
             return Verdict.manual(RecoveryReason.UNCLASSIFIED);
         }
-        return switch (c.code()) {
-            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY, AGENT_TRANSPORT_LOST ->
-                    transientGates(outcome, c, now, config, false);
-            case RATE_LIMITED -> transientGates(outcome, c, now, config, true);
-            case QUOTA_LIMITED, AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE,
-                    PROVIDER_NOT_CONFIGURED -> Verdict.manual(RecoveryReason.USER_ACTION_REQUIRED);
-            case PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR, CONTEXT_WINDOW_EXCEEDED, RESUME_CORRUPTED,
-                    INVALID_REQUEST -> new Verdict(Disposition.NONE, RecoveryReason.NOT_PROVIDER_FAILURE);
-            case UNKNOWN_PROVIDER_ERROR, AGENT_RUNTIME_ERROR -> Verdict.manual(RecoveryReason.UNCLASSIFIED);
+        return switch (c.code().handling()) {
+            case PROVIDER_TRANSIENT, TRANSPORT_LOST -> transientGates(outcome, c, now, config, false);
+            case THROTTLE -> transientGates(outcome, c, now, config, true);
+            case RENEWABLE_QUOTA, USER_ACTION -> Verdict.manual(RecoveryReason.USER_ACTION_REQUIRED);
+            case NOT_PROVIDER_FAILURE -> new Verdict(Disposition.NONE, RecoveryReason.NOT_PROVIDER_FAILURE);
+            case UNCLASSIFIED_PRE_START, UNCLASSIFIED_POST_START -> Verdict.manual(RecoveryReason.UNCLASSIFIED);
         };
     }
 

@@ -5,6 +5,7 @@ import io.recourse.taxonomy.Classification;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
 import io.recourse.taxonomy.ErrorClass;
+import io.recourse.taxonomy.Handling;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -58,7 +59,7 @@ public final class RoutingPolicy {
         if (!preStart && code.errorClass() == ErrorClass.UNCLASSIFIED) {
             return Verdict.decline(RoutePath.GATE, RunReason.UNCLASSIFIED_POST_START);
         }
-        if (!preStart && code == Code.AGENT_TRANSPORT_LOST) {
+        if (!preStart && code.handling() == Handling.TRANSPORT_LOST) {
             return Verdict.decline(RoutePath.GATE, RunReason.TRANSPORT_LOST_POST_START);
         }
         if (!preStart && c.confidence() != Confidence.HIGH) {
@@ -69,7 +70,7 @@ public final class RoutingPolicy {
             return Verdict.decline(RoutePath.GATE, RunReason.STALE_EVIDENCE);
         }
         // 2. Code rules.
-        RoutePath path = preStart && c.confidence() != Confidence.HIGH && code != Code.AGENT_RUNTIME_ERROR
+        RoutePath path = preStart && c.confidence() != Confidence.HIGH && code.handling() != Handling.UNCLASSIFIED_POST_START
                 ? RoutePath.LAUNCH_UNKNOWN // weak launch evidence never degrades health or retries
                 : pathOf(code, preStart, c, outcome.occurredAt());
         // 3. Class policy, 4. effect safety.
@@ -105,31 +106,31 @@ public final class RoutingPolicy {
     }
 
     /**
-     * The code rule of DESIGN §7.3 for {@code code}: an exhaustive switch, so a new code does not
-     * compile until it has a path.
+     * The code rule of DESIGN §7.3 for {@code code}: an exhaustive switch over the code's
+     * {@link Handling}, so a new handling does not compile until it has a path (a new code of an
+     * existing handling takes that handling's path).
      */
     public RoutePath pathOf(Code code, boolean preStart, Classification c, Instant occurredAt) {
-        return switch (code) {
-            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY -> RoutePath.SHORT;
-            case RATE_LIMITED -> shortHint(c, occurredAt) ? RoutePath.SHORT : RoutePath.LONG_HORIZON;
-            case AGENT_TRANSPORT_LOST -> preStart ? RoutePath.LAUNCH_TRANSPORT : RoutePath.DECLINE;
-            case QUOTA_LIMITED, AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE,
-                    PROVIDER_NOT_CONFIGURED -> RoutePath.LONG_HORIZON;
-            case PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR, CONTEXT_WINDOW_EXCEEDED, RESUME_CORRUPTED,
-                    INVALID_REQUEST -> RoutePath.DECLINE;
-            case UNKNOWN_PROVIDER_ERROR -> preStart ? RoutePath.LAUNCH_UNKNOWN : RoutePath.DECLINE;
-            case AGENT_RUNTIME_ERROR -> RoutePath.DECLINE;
+        return switch (code.handling()) {
+            case PROVIDER_TRANSIENT -> RoutePath.SHORT;
+            case THROTTLE -> shortHint(c, occurredAt) ? RoutePath.SHORT : RoutePath.LONG_HORIZON;
+            case TRANSPORT_LOST -> preStart ? RoutePath.LAUNCH_TRANSPORT : RoutePath.DECLINE;
+            case RENEWABLE_QUOTA, USER_ACTION -> RoutePath.LONG_HORIZON;
+            case NOT_PROVIDER_FAILURE -> RoutePath.DECLINE;
+            case UNCLASSIFIED_PRE_START -> preStart ? RoutePath.LAUNCH_UNKNOWN : RoutePath.DECLINE;
+            case UNCLASSIFIED_POST_START -> RoutePath.DECLINE;
         };
     }
 
-    /** True for the codes that make a route {@code user_action_required} (no timer, no retry, no wait). */
+    /**
+     * True for the codes that make a route {@code user_action_required} (no timer, no retry, no
+     * wait): those of handling {@link Handling#USER_ACTION}.
+     */
     public static boolean userActionRequired(Code code) {
-        return switch (code) {
-            case AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE, PROVIDER_NOT_CONFIGURED -> true;
-            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY, AGENT_TRANSPORT_LOST,
-                    RATE_LIMITED, QUOTA_LIMITED, PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR,
-                    CONTEXT_WINDOW_EXCEEDED, RESUME_CORRUPTED, INVALID_REQUEST, UNKNOWN_PROVIDER_ERROR,
-                    AGENT_RUNTIME_ERROR -> false;
+        return switch (code.handling()) {
+            case USER_ACTION -> true;
+            case PROVIDER_TRANSIENT, THROTTLE, TRANSPORT_LOST, RENEWABLE_QUOTA, NOT_PROVIDER_FAILURE,
+                    UNCLASSIFIED_PRE_START, UNCLASSIFIED_POST_START -> false;
         };
     }
 

@@ -3,41 +3,47 @@ package io.recourse.taxonomy;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * The stable, provider-neutral semantic codes of DESIGN §5.1, each with its class. Both policy
- * owners enumerate every constant in their exhaustive tests, so adding a code here without
- * deciding its policy fails the build.
+ * The stable, provider-neutral semantic codes of DESIGN §5.1, each declared with its
+ * {@link Handling} (which fixes its class). The owners' decision tables switch on the handling,
+ * so a new code of an existing handling needs only this declaration and its catalogue rules; the
+ * owners' exhaustive tests enumerate every constant.
  */
 public enum Code implements WireName {
-    NETWORK_UNAVAILABLE(ErrorClass.TRANSIENT),
-    PROVIDER_OVERLOADED(ErrorClass.TRANSIENT),
-    PROVIDER_UNAVAILABLE(ErrorClass.TRANSIENT),
-    MODEL_CAPACITY(ErrorClass.TRANSIENT),
-    AGENT_TRANSPORT_LOST(ErrorClass.TRANSIENT),
-    RATE_LIMITED(ErrorClass.TRANSIENT),
-    QUOTA_LIMITED(ErrorClass.HARD),
-    AUTH_REQUIRED(ErrorClass.HARD),
-    MISSING_CREDENTIALS(ErrorClass.HARD),
-    SUBSCRIPTION_REQUIRED(ErrorClass.HARD),
-    MODEL_UNAVAILABLE(ErrorClass.HARD),
-    PROVIDER_NOT_CONFIGURED(ErrorClass.HARD),
-    PERMISSION_DENIED_BY_USER(ErrorClass.OUTSIDE),
-    TASK_ERROR(ErrorClass.OUTSIDE),
-    REPO_ERROR(ErrorClass.OUTSIDE),
-    CONTEXT_WINDOW_EXCEEDED(ErrorClass.OUTSIDE),
-    RESUME_CORRUPTED(ErrorClass.OUTSIDE),
-    INVALID_REQUEST(ErrorClass.OUTSIDE),
-    UNKNOWN_PROVIDER_ERROR(ErrorClass.UNCLASSIFIED),
-    AGENT_RUNTIME_ERROR(ErrorClass.UNCLASSIFIED);
+    NETWORK_UNAVAILABLE(Handling.PROVIDER_TRANSIENT),
+    PROVIDER_OVERLOADED(Handling.PROVIDER_TRANSIENT),
+    PROVIDER_UNAVAILABLE(Handling.PROVIDER_TRANSIENT),
+    MODEL_CAPACITY(Handling.PROVIDER_TRANSIENT),
+    AGENT_TRANSPORT_LOST(Handling.TRANSPORT_LOST),
+    RATE_LIMITED(Handling.THROTTLE),
+    QUOTA_LIMITED(Handling.RENEWABLE_QUOTA),
+    AUTH_REQUIRED(Handling.USER_ACTION),
+    MISSING_CREDENTIALS(Handling.USER_ACTION),
+    SUBSCRIPTION_REQUIRED(Handling.USER_ACTION),
+    MODEL_UNAVAILABLE(Handling.USER_ACTION),
+    PROVIDER_NOT_CONFIGURED(Handling.USER_ACTION),
+    PERMISSION_DENIED_BY_USER(Handling.NOT_PROVIDER_FAILURE),
+    TASK_ERROR(Handling.NOT_PROVIDER_FAILURE),
+    REPO_ERROR(Handling.NOT_PROVIDER_FAILURE),
+    CONTEXT_WINDOW_EXCEEDED(Handling.NOT_PROVIDER_FAILURE),
+    RESUME_CORRUPTED(Handling.NOT_PROVIDER_FAILURE),
+    INVALID_REQUEST(Handling.NOT_PROVIDER_FAILURE),
+    UNKNOWN_PROVIDER_ERROR(Handling.UNCLASSIFIED_PRE_START),
+    AGENT_RUNTIME_ERROR(Handling.UNCLASSIFIED_POST_START);
 
-    private final ErrorClass errorClass;
+    private final Handling handling;
 
-    Code(ErrorClass errorClass) {
-        this.errorClass = errorClass;
+    Code(Handling handling) {
+        this.handling = handling;
     }
 
-    /** The code's class (DESIGN §5.1). */
+    /** How the policy owners handle the code (DESIGN §5.1 "handling"). */
+    public Handling handling() {
+        return handling;
+    }
+
+    /** The code's class (DESIGN §5.1): its handling's class. */
     public ErrorClass errorClass() {
-        return errorClass;
+        return handling.errorClass();
     }
 
     @JsonValue
