@@ -1,14 +1,15 @@
 package io.recourse.interactive;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.recourse.kit.TimerKind;
 import io.recourse.taxonomy.WireName;
 
 /**
  * What an interactive timer is for (DESIGN §6.3, §8). {@link #code()} is the kind byte of a
- * {@link TimerKey}; at one instant, entries fire in kind order (retry, dispatch timeout, expiry,
+ * {@link io.recourse.kit.TimeIndexKey}; at one instant, entries fire in kind order (retry, dispatch timeout, expiry,
  * outcome timeout).
  */
-public enum InteractiveTimerKind implements WireName {
+public enum InteractiveTimerKind implements WireName, TimerKind {
     /** A scheduled retry is due at the chain's {@code retry_at}. */
     RETRY((byte) 1),
     /** A {@code dispatching} retry is unconfirmed at {@code max(issued_at, task RUNNING) + dispatch timeout}. */
@@ -24,7 +25,8 @@ public enum InteractiveTimerKind implements WireName {
         this.code = code;
     }
 
-    /** The kind byte stored in a {@link TimerKey}. */
+    /** The kind byte stored in a {@link io.recourse.kit.TimeIndexKey}. */
+    @Override
     public byte code() {
         return code;
     }
@@ -35,12 +37,7 @@ public enum InteractiveTimerKind implements WireName {
      * @throws IllegalArgumentException for an unknown byte
      */
     public static InteractiveTimerKind ofCode(byte code) {
-        for (InteractiveTimerKind k : values()) {
-            if (k.code == code) {
-                return k;
-            }
-        }
-        throw new IllegalArgumentException("unknown timer kind byte " + code);
+        return TimerKind.ofCode(InteractiveTimerKind.class, code);
     }
 
     @JsonValue

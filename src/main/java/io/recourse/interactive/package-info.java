@@ -5,7 +5,7 @@
  * {@code apply(state, input, now)}, writes the {@link io.recourse.interactive.RecoveryDecision}'s state,
  * {@link io.recourse.interactive.RetryCommand}s and {@link io.recourse.interactive.RecoveryState} in
  * one exactly-once transaction, and keeps the time index with
- * {@link io.recourse.interactive.TimerKey} keys, firing due entries as
+ * {@link io.recourse.interactive.TimerEntry#key()} keys, firing due entries as
  * {@link io.recourse.interactive.TimerFired}.
  */
 package io.recourse.interactive;

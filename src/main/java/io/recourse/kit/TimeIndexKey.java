@@ -44,6 +44,15 @@ public record TimeIndexKey(Instant due, byte kind, String id) {
                 .array();
     }
 
+    /**
+     * The kind byte read as a constant of {@code type}.
+     *
+     * @throws IllegalArgumentException for a byte {@code type} does not know
+     */
+    public <K extends Enum<K> & TimerKind> K kind(Class<K> type) {
+        return TimerKind.ofCode(type, kind);
+    }
+
     /** Encodes this decoded key; same as {@link #encode(Instant, byte, String)}. */
     public byte[] encode() {
         return encode(due, kind, id);

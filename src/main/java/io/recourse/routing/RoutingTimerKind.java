@@ -1,13 +1,14 @@
 package io.recourse.routing;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.recourse.kit.TimerKind;
 import io.recourse.taxonomy.WireName;
 
 /**
  * What a time-index entry is for (DESIGN §8); {@link #code()} is the kind byte of the store key.
  * Run timers carry the run id, cooldown timers the scope's health key.
  */
-public enum RoutingTimerKind implements WireName {
+public enum RoutingTimerKind implements WireName, TimerKind {
     /** A scheduled same-route command (short retry or reset wait) is due. */
     ROUTE_COMMAND_DUE((byte) 1),
     /** An issued command got neither ack nor TurnStarted in time. */
@@ -26,18 +27,14 @@ public enum RoutingTimerKind implements WireName {
     }
 
     /** The kind byte of the time-index key. */
+    @Override
     public byte code() {
         return code;
     }
 
     /** The kind of a kind byte; throws {@link IllegalArgumentException} on an unknown one. */
     public static RoutingTimerKind ofCode(byte code) {
-        for (RoutingTimerKind k : values()) {
-            if (k.code == code) {
-                return k;
-            }
-        }
-        throw new IllegalArgumentException("unknown timer kind byte " + code);
+        return TimerKind.ofCode(RoutingTimerKind.class, code);
     }
 
     @JsonValue

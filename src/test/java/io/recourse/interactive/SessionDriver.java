@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 /**
  * Plays the processor's part around {@link InteractiveRecoveryPolicy} for one session in tests:
- * keeps the state and a time index (sorted like {@link TimerKey}), fires due entries in order when
+ * keeps the state and a time index (sorted like {@link io.recourse.kit.TimeIndexKey}), fires due entries in order when
  * the clock advances (the wall-clock punctuator of DESIGN §8), and records every output.
  */
 public final class SessionDriver {

@@ -1,5 +1,6 @@
 package io.recourse.interactive;
 
+import io.recourse.kit.TimeIndexKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +18,7 @@ public class TimerKeyTest {
 
     @Test
     public void aKeyIsTheBigEndianEpochMillisThenTheKindByteThenTheUtf8SessionId() {
-        byte[] key = TimerKey.encode(new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, T, "ws/sé"));
+        byte[] key = new TimerEntry(InteractiveTimerKind.DISPATCH_TIMEOUT, T, "ws/sé").key();
 
         ByteBuffer b = ByteBuffer.wrap(key);
         assertThat(b.getLong()).isEqualTo(T.toEpochMilli());
@@ -29,7 +30,7 @@ public class TimerKeyTest {
     public void decodingAnEncodedKeyGivesTheEntryBack() {
         for (InteractiveTimerKind kind : InteractiveTimerKind.values()) {
             TimerEntry e = new TimerEntry(kind, T, "session/with/slashes");
-            assertThat(TimerKey.decode(TimerKey.encode(e))).isEqualTo(e);
+            assertThat(TimerEntry.fromKey(e.key())).isEqualTo(e);
         }
     }
 
@@ -44,35 +45,35 @@ public class TimerKeyTest {
                 // 127 ms and 128 ms differ in a byte that is negative when read as a signed byte
                 new TimerEntry(InteractiveTimerKind.RETRY, Instant.ofEpochMilli(128), "a"),
                 new TimerEntry(InteractiveTimerKind.RETRY, Instant.ofEpochMilli(127), "a")));
-        List<byte[]> keys = new ArrayList<>(entries.stream().map(TimerKey::encode).toList());
+        List<byte[]> keys = new ArrayList<>(entries.stream().map(TimerEntry::key).toList());
 
-        keys.sort(TimerKey.ORDER);
+        keys.sort(TimeIndexKey.ORDER);
         entries.sort(TimerEntry.ORDER);
 
-        assertThat(keys.stream().map(TimerKey::decode).toList()).isEqualTo(entries);
+        assertThat(keys.stream().map(TimerEntry::fromKey).toList()).isEqualTo(entries);
     }
 
     @Test
     public void theScanBoundsIncludeEveryEntryDueAtOrBeforeNowAndNothingLater() {
-        byte[] from = TimerKey.scanFrom();
-        byte[] to = TimerKey.scanTo(T);
+        byte[] from = TimeIndexKey.lowerBound();
+        byte[] to = TimeIndexKey.upperBound(T);
 
-        byte[] dueNow = TimerKey.encode(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, T, "\uffff"));
-        byte[] dueEarlier = TimerKey.encode(new TimerEntry(InteractiveTimerKind.RETRY, Instant.EPOCH, ""));
-        byte[] dueLater = TimerKey.encode(new TimerEntry(InteractiveTimerKind.RETRY, T.plusMillis(1), ""));
+        byte[] dueNow = new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, T, "\uffff").key();
+        byte[] dueEarlier = new TimerEntry(InteractiveTimerKind.RETRY, Instant.EPOCH, "").key();
+        byte[] dueLater = new TimerEntry(InteractiveTimerKind.RETRY, T.plusMillis(1), "").key();
 
-        assertThat(TimerKey.ORDER.compare(from, dueEarlier)).isLessThanOrEqualTo(0);
-        assertThat(TimerKey.ORDER.compare(dueNow, to)).isNegative();
-        assertThat(TimerKey.ORDER.compare(dueEarlier, to)).isNegative();
-        assertThat(TimerKey.ORDER.compare(dueLater, to)).isPositive();
+        assertThat(TimeIndexKey.ORDER.compare(from, dueEarlier)).isLessThanOrEqualTo(0);
+        assertThat(TimeIndexKey.ORDER.compare(dueNow, to)).isNegative();
+        assertThat(TimeIndexKey.ORDER.compare(dueEarlier, to)).isNegative();
+        assertThat(TimeIndexKey.ORDER.compare(dueLater, to)).isPositive();
     }
 
     @Test
     public void malformedKeysAreRejectedWithAReason() {
-        assertThatThrownBy(() -> TimerKey.decode(new byte[8])).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TimerEntry.fromKey(new byte[8])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("shorter");
         byte[] unknownKind = ByteBuffer.allocate(9).putLong(1).put((byte) 9).array();
-        assertThatThrownBy(() -> TimerKey.decode(unknownKind)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TimerEntry.fromKey(unknownKind)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("kind");
         assertThatThrownBy(() -> new TimerEntry(InteractiveTimerKind.RETRY, Instant.ofEpochMilli(-1), "s"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epoch");

@@ -16,7 +16,6 @@ import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.SessionState;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerFired;
-import io.recourse.interactive.TimerKey;
 import io.recourse.kit.TimeIndex;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * stores, changelogs, outputs — commits in one transaction.
  *
  * <p>A {@code WALL_CLOCK_TIME} punctuator range-scans the time index from
- * {@link TimerKey#scanFrom()} to {@link TimerKey#scanTo(Instant) scanTo(now)} (never the whole
+ * {@link io.recourse.kit.TimeIndexKey#lowerBound()} to {@link io.recourse.kit.TimeIndexKey#upperBound(Instant) upperBound(now)} (never the whole
  * store), and fires each due entry in key order (instant, kind, session) as {@link TimerFired},
  * deleting it first; {@code taskRunningSince} is the wall-clock instant of {@link #init}, which
  * Streams calls when the task reaches RUNNING after restoring its stores. For the start settle
@@ -142,9 +141,9 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
         Instant now = now();
         boolean settling = now.isBefore(taskRunningSince.plus(startSettle));
         timers.fireDue(now, TIMER_LOOP,
-                key -> settling && TimerKey.decode(key).kind() == InteractiveTimerKind.RETRY,
+                key -> settling && TimerEntry.fromKey(key).kind() == InteractiveTimerKind.RETRY,
                 (key, present) -> {
-                    TimerEntry entry = TimerKey.decode(key);
+                    TimerEntry entry = TimerEntry.fromKey(key);
                     meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
                     apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
                 });
@@ -166,10 +165,10 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
             sessions.put(sessionId, InteractiveAvro.toAvro(decision.state()));
         }
         for (TimerEntry e : decision.cancelTimers()) {
-            timers.cancel(TimerKey.encode(e));
+            timers.cancel(e.key());
         }
         for (TimerEntry e : decision.armTimers()) {
-            timers.arm(TimerKey.encode(e), PRESENT);
+            timers.arm(e.key(), PRESENT);
         }
         long timestamp = now.toEpochMilli();
         for (RetryCommand c : decision.commands()) {

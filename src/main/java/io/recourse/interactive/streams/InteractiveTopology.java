@@ -65,7 +65,7 @@ public final class InteractiveTopology {
     // --- stores (changelogged) ---
     /** Session state, {@code session_id} → Avro {@code SessionStateValue}. */
     public static final String SESSIONS_STORE = "recourse-interactive-sessions";
-    /** Time index, {@code TimerKey} bytes (instant · kind · session) → empty value. */
+    /** Time index, {@code TimerEntry.key()} bytes (instant · kind · session) → empty value. */
     public static final String TIMERS_STORE = "recourse-interactive-timers";
 
     // --- session events ---
@@ -224,7 +224,7 @@ public final class InteractiveTopology {
                 .withLoggingEnabled(Map.of());
     }
 
-    /** The changelogged time index; RocksDB orders its keys as unsigned bytes, the order of {@code TimerKey}. */
+    /** The changelogged time index; RocksDB orders its keys as unsigned bytes, the order of {@code TimerEntry.key()}. */
     static StoreBuilder<KeyValueStore<Bytes, byte[]>> timersStore() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.Bytes(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of());

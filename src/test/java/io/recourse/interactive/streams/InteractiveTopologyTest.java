@@ -24,7 +24,6 @@ import io.recourse.interactive.RecoveryState;
 import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.TimerEntry;
-import io.recourse.interactive.TimerKey;
 import io.recourse.kit.AvroSerde;
 import io.recourse.kit.DeadLetters;
 import io.recourse.kit.Topics;
@@ -449,7 +448,7 @@ public class InteractiveTopologyTest {
         assertThat(stored.getStatus()).isEqualTo("scheduled");
         assertThat(stored.getChain().getRetryAt()).isEqualTo(T0.plusSeconds(5));
         List<TimerEntry> logged = timersChangelog.readRecordsToList().stream()
-                .filter(r -> r.value() != null).map(r -> TimerKey.decode(r.key().get())).toList();
+                .filter(r -> r.value() != null).map(r -> TimerEntry.fromKey(r.key().get())).toList();
         assertThat(logged).contains(new TimerEntry(InteractiveTimerKind.RETRY, T0.plusSeconds(5), S));
     }
 
@@ -460,7 +459,7 @@ public class InteractiveTopologyTest {
 
         advance(Duration.ofSeconds(5));
 
-        Bytes retryKey = Bytes.wrap(TimerKey.encode(new TimerEntry(InteractiveTimerKind.RETRY, T0.plusSeconds(5), S)));
+        Bytes retryKey = Bytes.wrap(new TimerEntry(InteractiveTimerKind.RETRY, T0.plusSeconds(5), S).key());
         assertThat(timersChangelog.readRecordsToList())
                 .anySatisfy(r -> {
                     assertThat(r.key()).isEqualTo(retryKey);
@@ -686,7 +685,7 @@ public class InteractiveTopologyTest {
         KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(InteractiveTopology.TIMERS_STORE);
         List<TimerEntry> out = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
-            it.forEachRemaining(kv -> out.add(TimerKey.decode(kv.key.get())));
+            it.forEachRemaining(kv -> out.add(TimerEntry.fromKey(kv.key.get())));
         }
         return out;
     }
