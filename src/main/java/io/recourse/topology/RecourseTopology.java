@@ -162,7 +162,7 @@ public final class RecourseTopology {
 
         // (2) evidence, then (3) classification: SessionEvents keyed by session_id
         KStream<String, io.recourse.avro.SessionEvent> events = ClassificationTopology.attach(
-                EvidenceTopology.attach(builder, frames, config, meters), topics, classifier, meters);
+                EvidenceTopology.attach(builder, frames, EvidenceTopology.settings(config), meters), topics, classifier, meters);
 
         // (4) the owners' copies, co-partitioned with their other sources (DESIGN §2)
         KStream<String, io.recourse.avro.SessionEvent> sessionEventsBySession = InteractiveTopology.bySession(events, config);

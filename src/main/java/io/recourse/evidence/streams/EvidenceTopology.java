@@ -5,6 +5,7 @@ import io.recourse.avro.TurnStateValue;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.EvidenceAssembler;
 import io.recourse.evidence.EvidenceBounds;
+import io.recourse.evidence.EvidenceSettings;
 import io.recourse.ingress.Frame;
 import io.recourse.kit.AvroSerde;
 import java.time.Duration;
@@ -45,18 +46,29 @@ public final class EvidenceTopology {
     }
 
     /**
+     * The stage's settings for {@code config}: the evidence bounds ({@code recourse.evidence.max.*},
+     * the default effect tail), idle bound, retention, punctuation interval and turn cache bounds.
+     */
+    public static EvidenceSettings settings(RecourseConfig config) {
+        return new EvidenceSettings(new EvidenceBounds(config.evidenceMaxSignals(), config.evidenceMaxSignalBytes(),
+                config.evidenceMaxTurnBytes(), EvidenceBounds.DEFAULTS.effectTail()), config.evidenceIdle(),
+                config.evidenceRetention(), config.punctuationInterval(), config.evidenceTurnCacheEntries(),
+                config.evidenceTurnCacheBytes());
+    }
+
+    /**
      * Adds the evidence stage to {@code builder}.
      *
      * @param frames     admitted frames keyed {@code <session_id>/<prompt_generation>}, on the
      *                   partitions they landed on
-     * @param config     evidence bounds, idle bound, retention and punctuation interval
+     * @param settings   evidence bounds, idle bound, retention, punctuation interval, turn cache ({@link #settings})
      * @param meters     where the evidence counters go
      * @return the evidence processor's output keyed by {@code session_id}: session events and closed
      *         turns, for the classification stage
      */
     public static KStream<String, EvidenceOutput> attach(StreamsBuilder builder, KStream<String, Frame> frames,
-            RecourseConfig config, RecourseMeters meters) {
-        Duration retention = config.evidenceRetention();
+            EvidenceSettings settings, RecourseMeters meters) {
+        Duration retention = settings.retention();
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(SIGNAL_STORE, retention, SIGNAL_WINDOW, false),
                 Serdes.String(), AvroSerde.of(StoredSignal.class)));
@@ -66,14 +78,9 @@ public final class EvidenceTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TIME_INDEX_STORE), Serdes.Bytes(), Serdes.ByteArray()));
 
-        EvidenceAssembler assembler = new EvidenceAssembler(new EvidenceBounds(config.evidenceMaxSignals(),
-                config.evidenceMaxSignalBytes(), config.evidenceMaxTurnBytes(), EvidenceBounds.DEFAULTS.effectTail()));
-        Duration idle = config.evidenceIdle();
-        Duration interval = config.punctuationInterval();
-        int turnCacheEntries = config.evidenceTurnCacheEntries();
-        long turnCacheBytes = config.evidenceTurnCacheBytes();
-        return frames.process(() -> new EvidenceProcessor(assembler, meters, idle, retention, interval, turnCacheEntries,
-                        turnCacheBytes),
+        EvidenceAssembler assembler = new EvidenceAssembler(settings.bounds());
+        return frames.process(() -> new EvidenceProcessor(assembler, meters, settings.idle(), retention,
+                        settings.punctuationInterval(), settings.turnCacheEntries(), settings.turnCacheBytes()),
                 Named.as(EVIDENCE_PROCESSOR), SIGNAL_STORE, TURN_STORE, TIME_INDEX_STORE);
     }
 }
