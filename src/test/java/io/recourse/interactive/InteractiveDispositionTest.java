@@ -6,10 +6,10 @@ import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Handling;
 import java.time.Instant;
-import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,30 +25,21 @@ public class InteractiveDispositionTest {
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
     private static final String SESSION = "session/exhaustive";
 
-    /** The seed's Kanban column, written out per code (independent of {@code Code.errorClass()}). */
+    /**
+     * The seed's Kanban column, written out per handling (independent of the policy's switch; each
+     * code's handling is DESIGN §5.1's, checked by {@code CodeTest}).
+     */
     public enum Kanban { SHORT_RETRY, SHORT_THROTTLE_ONLY, USER_ACTION, EXISTING_TERMINAL_RECOVERY, MANUAL_RECOVERY }
 
-    private static final Map<String, Kanban> SEED_TABLE = Map.ofEntries(
-            Map.entry("network_unavailable", Kanban.SHORT_RETRY),
-            Map.entry("provider_overloaded", Kanban.SHORT_RETRY),
-            Map.entry("provider_unavailable", Kanban.SHORT_RETRY),
-            Map.entry("model_capacity", Kanban.SHORT_RETRY),
-            Map.entry("agent_transport_lost", Kanban.SHORT_RETRY),
-            Map.entry("rate_limited", Kanban.SHORT_THROTTLE_ONLY),
-            Map.entry("quota_limited", Kanban.USER_ACTION),
-            Map.entry("auth_required", Kanban.USER_ACTION),
-            Map.entry("missing_credentials", Kanban.USER_ACTION),
-            Map.entry("subscription_required", Kanban.USER_ACTION),
-            Map.entry("model_unavailable", Kanban.USER_ACTION),
-            Map.entry("provider_not_configured", Kanban.USER_ACTION),
-            Map.entry("permission_denied_by_user", Kanban.EXISTING_TERMINAL_RECOVERY),
-            Map.entry("task_error", Kanban.EXISTING_TERMINAL_RECOVERY),
-            Map.entry("repo_error", Kanban.EXISTING_TERMINAL_RECOVERY),
-            Map.entry("context_window_exceeded", Kanban.EXISTING_TERMINAL_RECOVERY),
-            Map.entry("resume_corrupted", Kanban.EXISTING_TERMINAL_RECOVERY),
-            Map.entry("invalid_request", Kanban.EXISTING_TERMINAL_RECOVERY),
-            Map.entry("unknown_provider_error", Kanban.MANUAL_RECOVERY),
-            Map.entry("agent_runtime_error", Kanban.MANUAL_RECOVERY));
+    private static final Map<Handling, Kanban> SEED_TABLE = Map.ofEntries(
+            Map.entry(Handling.PROVIDER_TRANSIENT, Kanban.SHORT_RETRY),
+            Map.entry(Handling.TRANSPORT_LOST, Kanban.SHORT_RETRY),
+            Map.entry(Handling.THROTTLE, Kanban.SHORT_THROTTLE_ONLY),
+            Map.entry(Handling.RENEWABLE_QUOTA, Kanban.USER_ACTION),
+            Map.entry(Handling.USER_ACTION, Kanban.USER_ACTION),
+            Map.entry(Handling.NOT_PROVIDER_FAILURE, Kanban.EXISTING_TERMINAL_RECOVERY),
+            Map.entry(Handling.UNCLASSIFIED_PRE_START, Kanban.MANUAL_RECOVERY),
+            Map.entry(Handling.UNCLASSIFIED_POST_START, Kanban.MANUAL_RECOVERY));
 
     public enum Hint {
         NONE(null), WITHIN_60_S(45), BEYOND_60_S(61);
@@ -61,9 +52,8 @@ public class InteractiveDispositionTest {
     }
 
     @Test
-    public void theSeedTableNamesEveryCodeSoANewCodeFailsThisTest() {
-        assertThat(SEED_TABLE.keySet())
-                .isEqualTo(Arrays.stream(Code.values()).map(Code::wire).collect(Collectors.toSet()));
+    public void theSeedTableNamesEveryHandlingSoANewHandlingFailsThisTest() {
+        assertThat(SEED_TABLE.keySet()).isEqualTo(EnumSet.allOf(Handling.class));
     }
 
     public static Stream<Arguments> everyCombination() {
@@ -84,7 +74,7 @@ public class InteractiveDispositionTest {
 
     public static Disposition expected(Code code, boolean replaySafe, Confidence confidence, Hint hint) {
         boolean gatesHold = confidence == Confidence.HIGH && replaySafe;
-        return switch (SEED_TABLE.get(code.wire())) {
+        return switch (SEED_TABLE.get(code.handling())) {
             case SHORT_RETRY -> gatesHold ? Disposition.AUTO_RETRY : Disposition.MANUAL;
             case SHORT_THROTTLE_ONLY -> gatesHold && hint == Hint.WITHIN_60_S ? Disposition.AUTO_RETRY : Disposition.MANUAL;
             case USER_ACTION, MANUAL_RECOVERY -> Disposition.MANUAL;

@@ -10,13 +10,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.recourse.taxonomy.Classification;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.ErrorClass;
+import io.recourse.taxonomy.Handling;
 import io.recourse.taxonomy.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -41,19 +42,20 @@ public class RoutingDecisionMatrixTest {
 
     private static final long MAX_WAIT = 3600;
 
-    /** The path each code takes by the code rules of DESIGN §7.3 — exhaustive on purpose. */
+    /**
+     * The path each code takes by the code rules of DESIGN §7.3, written out per handling (each code's
+     * handling is DESIGN §5.1's, checked by {@code CodeTest}) — exhaustive on purpose.
+     */
     private static String path(Code code, boolean preStart, Hint hint) {
-        return switch (code) {
-            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY -> "short";
-            case RATE_LIMITED -> hint == Hint.RETRY_AFTER_30S ? "short" : "long_timed";
-            case QUOTA_LIMITED -> "long_timed";
-            case AUTH_REQUIRED, MISSING_CREDENTIALS, SUBSCRIPTION_REQUIRED, MODEL_UNAVAILABLE, PROVIDER_NOT_CONFIGURED ->
-                    "long_user";
-            case AGENT_TRANSPORT_LOST -> preStart ? "launch_transport" : "decline:transport_lost_post_start";
-            case PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR, CONTEXT_WINDOW_EXCEEDED, RESUME_CORRUPTED,
-                    INVALID_REQUEST -> "decline:outside_provider_policy";
-            case UNKNOWN_PROVIDER_ERROR -> preStart ? "launch_unknown" : "decline:unclassified_post_start";
-            case AGENT_RUNTIME_ERROR -> preStart ? "decline:agent_runtime_error" : "decline:unclassified_post_start";
+        return switch (code.handling()) {
+            case PROVIDER_TRANSIENT -> "short";
+            case THROTTLE -> hint == Hint.RETRY_AFTER_30S ? "short" : "long_timed";
+            case RENEWABLE_QUOTA -> "long_timed";
+            case USER_ACTION -> "long_user";
+            case TRANSPORT_LOST -> preStart ? "launch_transport" : "decline:transport_lost_post_start";
+            case NOT_PROVIDER_FAILURE -> "decline:outside_provider_policy";
+            case UNCLASSIFIED_PRE_START -> preStart ? "launch_unknown" : "decline:unclassified_post_start";
+            case UNCLASSIFIED_POST_START -> preStart ? "decline:" + code.wire() : "decline:unclassified_post_start";
         };
     }
 
@@ -214,41 +216,32 @@ public class RoutingDecisionMatrixTest {
 
     @Test
     public void everyCodeOfTheTaxonomyHasAPathInTheEvaluator() {
-        // DESIGN §7.3, written out per code: {pre-start path, post-start path} (rate_limited without a short hint)
-        Map<Code, RoutePath[]> want = new java.util.EnumMap<>(Code.class);
-        for (Code c : List.of(Code.NETWORK_UNAVAILABLE, Code.PROVIDER_OVERLOADED, Code.PROVIDER_UNAVAILABLE,
-                Code.MODEL_CAPACITY)) {
-            want.put(c, new RoutePath[] {RoutePath.SHORT, RoutePath.SHORT});
+        // DESIGN §7.3, written out per handling: {pre-start path, post-start path} (rate_limited without a short hint)
+        Map<Handling, RoutePath[]> want = new java.util.EnumMap<>(Handling.class);
+        want.put(Handling.PROVIDER_TRANSIENT, new RoutePath[] {RoutePath.SHORT, RoutePath.SHORT});
+        for (Handling h : List.of(Handling.THROTTLE, Handling.RENEWABLE_QUOTA, Handling.USER_ACTION)) {
+            want.put(h, new RoutePath[] {RoutePath.LONG_HORIZON, RoutePath.LONG_HORIZON});
         }
-        for (Code c : List.of(Code.RATE_LIMITED, Code.QUOTA_LIMITED, Code.AUTH_REQUIRED, Code.MISSING_CREDENTIALS,
-                Code.SUBSCRIPTION_REQUIRED, Code.MODEL_UNAVAILABLE, Code.PROVIDER_NOT_CONFIGURED)) {
-            want.put(c, new RoutePath[] {RoutePath.LONG_HORIZON, RoutePath.LONG_HORIZON});
+        want.put(Handling.TRANSPORT_LOST, new RoutePath[] {RoutePath.LAUNCH_TRANSPORT, RoutePath.DECLINE});
+        want.put(Handling.UNCLASSIFIED_PRE_START, new RoutePath[] {RoutePath.LAUNCH_UNKNOWN, RoutePath.DECLINE});
+        for (Handling h : List.of(Handling.NOT_PROVIDER_FAILURE, Handling.UNCLASSIFIED_POST_START)) {
+            want.put(h, new RoutePath[] {RoutePath.DECLINE, RoutePath.DECLINE});
         }
-        want.put(Code.AGENT_TRANSPORT_LOST, new RoutePath[] {RoutePath.LAUNCH_TRANSPORT, RoutePath.DECLINE});
-        want.put(Code.UNKNOWN_PROVIDER_ERROR, new RoutePath[] {RoutePath.LAUNCH_UNKNOWN, RoutePath.DECLINE});
-        for (Code c : List.of(Code.PERMISSION_DENIED_BY_USER, Code.TASK_ERROR, Code.REPO_ERROR,
-                Code.CONTEXT_WINDOW_EXCEEDED, Code.RESUME_CORRUPTED, Code.INVALID_REQUEST, Code.AGENT_RUNTIME_ERROR)) {
-            want.put(c, new RoutePath[] {RoutePath.DECLINE, RoutePath.DECLINE});
-        }
-        assertThat(want.keySet()).as("every code has an expected path").containsExactlyInAnyOrder(Code.values());
+        assertThat(want.keySet()).as("every handling has an expected path").containsExactlyInAnyOrder(Handling.values());
         RoutingPolicy policy = RoutingFixtures.router(RoutingFixtures.threeCandidates()).policy();
         for (Code code : Code.values()) {
             assertThat(policy.pathOf(code, true, RoutingFixtures.high(code), T0)).as(code.wire() + " pre-start")
-                    .isEqualTo(want.get(code)[0]);
+                    .isEqualTo(want.get(code.handling())[0]);
             assertThat(policy.pathOf(code, false, RoutingFixtures.high(code), T0)).as(code.wire() + " post-start")
-                    .isEqualTo(want.get(code)[1]);
+                    .isEqualTo(want.get(code.handling())[1]);
         }
     }
 
     @Test
     public void userActionCodesAreExactlyTheHardCodesWithoutARenewal() {
-        Map<Code, Boolean> want = new java.util.EnumMap<>(Code.class);
         for (Code c : Code.values()) {
-            want.put(c, Set.of(Code.AUTH_REQUIRED, Code.MISSING_CREDENTIALS, Code.SUBSCRIPTION_REQUIRED,
-                    Code.MODEL_UNAVAILABLE, Code.PROVIDER_NOT_CONFIGURED).contains(c));
-        }
-        for (Code c : Code.values()) {
-            assertThat(RoutingPolicy.userActionRequired(c)).as(c.wire()).isEqualTo(want.get(c));
+            boolean want = c.errorClass() == ErrorClass.HARD && c.handling() != Handling.RENEWABLE_QUOTA;
+            assertThat(RoutingPolicy.userActionRequired(c)).as(c.wire()).isEqualTo(want);
         }
     }
 }
