@@ -22,7 +22,7 @@ final class RoutingCheck {
      * The structural check: per run, the RouteCommand {@code action:candidate} sequence and the
      * RunState status sequence (repeats collapsed) equal the simulator's for the scenario; per health
      * key, the state sequence (repeats collapsed) equals the simulator's; the owner's short retries
-     * are 5 s and 10 s, each issued within {@code tolerance} of its {@code retry_at}; every run is parked once with {@code wake_at} within {@code tolerance} of the reset and released once.
+     * have the scenario configuration's delays ({@link RoutingDemoScenario#burstOneShortRetryDelays()}), each issued within {@code tolerance} of its {@code retry_at}; every run is parked once with {@code wake_at} within {@code tolerance} of the reset and released once.
      */
     static List<String> check(RoutingObserved observed, Instant reset, int runs, Duration tolerance) {
         RoutingSimulator sim = RoutingDemoScenario.simulator(Instant.parse("2026-01-01T00:00:00Z"), JitterSource.none());
