@@ -145,6 +145,35 @@ public class OperatorCommandsIT {
         assertThat(task).doesNotExist();
     }
 
+    @Test
+    @Order(5)
+    void reset_refuses_in_one_line_while_the_group_has_members_and_a_dry_run_changes_nothing() throws Exception {
+        assertThat(Cli.run(args("topics", "create")).exitCode()).isIn(0, 1);
+        Path task = Files.createDirectories(stateDir.resolve("streams").resolve("recourse").resolve("0_1"));
+        try (KafkaConsumer<String, String> member = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "recourse"), new StringDeserializer(), new StringDeserializer())) {
+            member.subscribe(List.of("recourse.agent-frames"));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                member.poll(Duration.ofMillis(100));
+                return !member.assignment().isEmpty();
+            });
+            Cli.Run refused = Cli.run(args("reset", "--yes"));
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.err().strip()).isEqualTo("not reset: consumer group recourse has 1 active member(s) on /127.0.0.1;"
+                    + " stop every Recourse instance of application.id=recourse first (--force removes members that did not leave,"
+                    + " e.g. static members)");
+            assertThat(refused.out()).doesNotContain("running:");
+            assertThat(task).exists();
+        }
+        Cli.Run dry = Cli.run(args("reset", "--dry-run"));
+        assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
+        assertThat(dry.out()).contains("(dry run)", "input topics: would be reset to the earliest offset: recourse.agent-frames",
+                "-changelog): would be deleted", ": would be deleted", "--dry-run");
+        List<String> lines = dry.out().strip().lines().toList();
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("dry run: nothing changed");
+        assertThat(task).exists();
+    }
+
     private static Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
     }
