@@ -110,7 +110,7 @@ public class OperatorCommandsIT {
                 "{\"session_id\":\"s-1\",\"action\":\"retry_nw\",\"occurred_at\":\"2026-06-01T12:00:00Z\"}\n");
         Cli.Run refused = Cli.run(args("produce", "session-controls", bad.toString()));
         assertThat(refused.exitCode()).isEqualTo(1);
-        assertThat(refused.err()).contains("document 1: /action", "nothing sent");
+        assertThat(refused.err()).contains("document 1 (line 1): schema validation (session-control.schema.json): /action", "nothing sent");
 
         Cli.Run sent = Cli.run(args("produce", "recourse.session-controls", "examples/session-control.retry_now.json"));
         assertThat(sent.exitCode()).as(sent.err()).isZero();
@@ -118,6 +118,12 @@ public class OperatorCommandsIT {
 
         Cli.Run frames = Cli.run(args("produce", "agent-frames", "examples/frames/claude-529.jsonl"));
         assertThat(frames.exitCode()).as(frames.err()).isZero();
+
+        Cli.Run missing = Cli.run(args("produce", "session-controls", "examples/session-control.retry_now.json",
+                "--set", "recourse.topic.session-controls=not-created-controls"));
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err().strip()).isEqualTo("nothing sent: topic not-created-controls does not exist on "
+                + broker.bootstrapServers() + "; create the Recourse topics with `recourse topics create`");
 
         List<ConsumerRecord<String, String>> records = readAll("recourse.session-controls");
         assertThat(records).singleElement().satisfies(r -> {
