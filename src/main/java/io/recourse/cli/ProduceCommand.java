@@ -15,7 +15,6 @@ import io.recourse.config.ConfigurationException;
 import io.recourse.config.RecourseConfig;
 import io.recourse.config.TopicSpec;
 import io.recourse.runtime.ClusterConnection;
-import io.recourse.runtime.TopicCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -26,10 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -49,7 +45,7 @@ import picocli.CommandLine.Spec;
  * {@code workspace_id}, {@code dynamic_profile_id}, or {@code <session_id>/<prompt_generation>} for
  * frames). Nothing is sent when any document is invalid: every error is printed with its document's
  * number and line, saying what failed (JSON parse, schema validation, size). Before sending it checks
- * (Admin API, within {@link TopicCheck#CLUSTER_TIMEOUT}) that the topic exists: a missing one is one
+ * (Admin API, within {@code TopicCheck.CLUSTER_TIMEOUT}) that the topic exists: a missing one is one
  * line naming it and {@code recourse topics create}, exit 1; an unreachable cluster is {@code run}'s
  * startup message, exit 2. Values are sent as compact UTF-8 JSON; the producer waits for every
  * acknowledgement.
@@ -62,7 +58,7 @@ public final class ProduceCommand implements Callable<Integer> {
     static final int MAX_DOCUMENT_BYTES = 1024 * 1024;
 
     @Mixin
-    ConfigOption config;
+    ClusterOptions connection;
     @Spec
     CommandSpec spec;
     @Parameters(index = "0", paramLabel = "TOPIC",
@@ -75,7 +71,7 @@ public final class ProduceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        RecourseConfig c = config.load();
+        RecourseConfig c = connection.load();
         PrintWriter out = spec.commandLine().getOut();
         TopicSpec<?, ?> target = resolve(c, topic);
         List<String> errors = new ArrayList<>();
@@ -146,10 +142,10 @@ public final class ProduceCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        try (ClusterConnection cluster = ClusterConnection.open(c)) {
-            Optional<String> missing = missingTopic(c, cluster.bootstrap(), name);
-            if (missing.isPresent()) {
-                spec.commandLine().getErr().println(missing.get());
+        try (ClusterConnection cluster = ClusterOptions.connect(c)) {
+            if (!ClusterOptions.topicExists(c, cluster, name)) {
+                spec.commandLine().getErr().println("nothing sent: topic " + name + " does not exist on " + cluster.bootstrap()
+                        + "; create the Recourse topics with `recourse topics create`");
                 return 1;
             }
             Map<String, Object> props = new HashMap<>(c.clientProperties(cluster.bootstrap()));
@@ -173,20 +169,6 @@ public final class ProduceCommand implements Callable<Integer> {
             out.println("sent " + records.size() + " document(s) to " + name);
             out.flush();
             return 0;
-        }
-    }
-
-    /**
-     * The error line when {@code name} does not exist on the cluster (naming it and
-     * {@code recourse topics create}), else empty; asks the Admin API within {@link TopicCheck#CLUSTER_TIMEOUT}.
-     *
-     * @throws ConfigurationException in {@code run}'s words when the cluster does not answer in time
-     */
-    static Optional<String> missingTopic(RecourseConfig c, String bootstrap, String name) {
-        try (Admin admin = TopicCheck.admin(c, bootstrap)) {
-            Set<String> names = TopicCheck.await(admin.listTopics().names(), bootstrap, "list topics");
-            return names.contains(name) ? Optional.empty() : Optional.of("nothing sent: topic " + name + " does not exist on "
-                    + bootstrap + "; create the Recourse topics with `recourse topics create`");
         }
     }
 

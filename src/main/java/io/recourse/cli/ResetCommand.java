@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
 public final class ResetCommand implements Callable<Integer> {
 
     @Mixin
-    ConfigOption config;
+    ClusterOptions connection;
     @Spec
     CommandSpec spec;
     @Option(names = "--yes", description = "Do not ask for confirmation.")
@@ -63,13 +63,13 @@ public final class ResetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        RecourseConfig c = config.load();
+        RecourseConfig c = connection.load();
         PrintWriter out = spec.commandLine().getOut();
         List<String> inputs = TopicSpec.all().stream().filter(s -> s.direction() == TopicSpec.Direction.IN)
                 .map(s -> s.name(c)).toList();
-        try (ClusterConnection cluster = ClusterConnection.open(c)) {
+        try (ClusterConnection cluster = ClusterOptions.connect(c)) {
             if (!force) {
-                Optional<String> active = activeMembers(c, cluster.bootstrap());
+                Optional<String> active = activeMembers(c, cluster);
                 if (active.isPresent()) {
                     spec.commandLine().getErr().println(active.get());
                     return 1;
@@ -122,9 +122,10 @@ public final class ResetCommand implements Callable<Integer> {
      *
      * @throws io.recourse.config.ConfigurationException when the cluster does not answer
      */
-    static Optional<String> activeMembers(RecourseConfig c, String bootstrap) {
+    static Optional<String> activeMembers(RecourseConfig c, ClusterConnection cluster) {
         String group = c.applicationId();
-        try (Admin admin = TopicCheck.admin(c, bootstrap)) {
+        String bootstrap = cluster.bootstrap();
+        try (Admin admin = ClusterOptions.admin(c, cluster)) {
             KafkaFuture<ConsumerGroupDescription> described = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group);
             ConsumerGroupDescription d;
             try {

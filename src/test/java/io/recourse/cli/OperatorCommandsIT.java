@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.recourse.config.ConfigurationException;
 import io.recourse.config.RecourseConfig;
+import io.recourse.runtime.EmbeddedKafkaBroker;
 import io.recourse.runtime.EmbeddedTestBroker;
 import io.recourse.runtime.RecourseRunner;
 import java.nio.file.Files;
@@ -178,6 +179,36 @@ public class OperatorCommandsIT {
         List<String> lines = dry.out().strip().lines().toList();
         assertThat(lines.get(lines.size() - 1)).isEqualTo("dry run: nothing changed");
         assertThat(task).exists();
+    }
+
+    @Test
+    @Order(6)
+    void without_bootstrap_servers_tail_reads_the_embedded_broker_of_the_running_instance_like_produce() throws Exception {
+        Path dir = Files.createDirectories(stateDir.resolve("embedded"));
+        String[] state = {"--set", "state.dir=" + dir, "--set", "recourse.topic.partitions=1"};
+        // what `recourse run` starts without bootstrap.servers: the broker of <state.dir>/broker, with its port file
+        try (EmbeddedKafkaBroker running = EmbeddedKafkaBroker.forConfig(RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR,
+                dir.toString()))).start()) {
+            assertThat(Cli.run(concat(new String[] {"topics", "create"}, state)).exitCode()).isZero();
+            Cli.Run sent = Cli.run(concat(new String[] {"produce", "session-controls", "examples/session-control.retry_now.json"}, state));
+            assertThat(sent.exitCode()).as(sent.err()).isZero();
+
+            Cli.Run tail = Cli.run(concat(new String[] {"tail", "recourse.session-controls", "--from-beginning"}, state));
+            assertThat(tail.exitCode()).as(tail.err()).isZero();
+            assertThat(tail.objects()).singleElement().satisfies(r -> {
+                assertThat(r.path("key").asText()).isEqualTo("demo-claude-529");
+                assertThat(r.path("value").path("action").asText()).isEqualTo("retry_now");
+            });
+            Cli.Run missing = Cli.run(concat(new String[] {"tail", "no-such-topic"}, state));
+            assertThat(missing.exitCode()).isEqualTo(1);
+            assertThat(missing.err().strip()).isEqualTo("no such topic: no-such-topic on " + running.bootstrapServers());
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        List<String> out = new ArrayList<>(List.of(a));
+        out.addAll(List.of(b));
+        return out.toArray(String[]::new);
     }
 
     private static Admin admin() {
