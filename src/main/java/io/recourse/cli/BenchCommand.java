@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code recourse bench}: Recourse's throughput, latency and state side by side with a
  * pass-through copy of the same frames (method in {@code BENCHMARKS.md}). Uses the
- * embedded broker unless {@code --bootstrap-servers} or {@code bootstrap.servers} in
- * {@code --config} names a cluster; deletes every topic and directory it created.
+ * embedded broker of its own (in {@code --work-dir}) unless {@code --bootstrap-servers}
+ * ({@link ClusterOptions}) or {@code bootstrap.servers} names a cluster; deletes every topic and
+ * directory it created.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark: pass-through vs the full Recourse topology, at_least_once and exactly_once_v2; "
@@ -31,14 +32,10 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
 
     @Mixin
-    ConfigOption config;
+    ClusterOptions connection;
 
     @Spec
     CommandSpec spec;
-
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,…]",
-            description = "Benchmark on this cluster instead of the embedded broker.")
-    String bootstrapServers;
 
     @Option(names = "--sessions", defaultValue = "10000", description = "Sessions per run (default ${DEFAULT-VALUE}).")
     int sessions;
@@ -96,10 +93,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         validateSizes();
-        RecourseConfig base = config.load();
-        if (bootstrapServers != null) {
-            base = base.with(RecourseConfig.BOOTSTRAP_SERVERS, bootstrapServers);
-        }
+        RecourseConfig base = connection.load();
         if (quick) {
             sessions = Math.min(sessions, 300);
             runs = 1;

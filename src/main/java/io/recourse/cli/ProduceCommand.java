@@ -1,6 +1,7 @@
 package io.recourse.cli;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -43,7 +44,11 @@ import picocli.CommandLine.Spec;
  * duplicate keys) and keyed as the topic wants ({@link TopicSpec#keyFields()}: {@code session_id},
  * {@code workspace_id}, {@code dynamic_profile_id}, or {@code <session_id>/<prompt_generation>} for
  * frames). Nothing is sent when any document is invalid: every error is printed with its document's
- * number. Values are sent as compact UTF-8 JSON; the producer waits for every acknowledgement.
+ * number and line, saying what failed (JSON parse, schema validation, size). Before sending it checks
+ * (Admin API, within {@code TopicCheck.CLUSTER_TIMEOUT}) that the topic exists: a missing one is one
+ * line naming it and {@code recourse topics create}, exit 1; an unreachable cluster is {@code run}'s
+ * startup message, exit 2. Values are sent as compact UTF-8 JSON; the producer waits for every
+ * acknowledgement.
  */
 @Command(name = "produce", mixinStandardHelpOptions = true,
         description = "Publish JSON documents to a Recourse JSON input topic, validated against its schema and keyed as the topic wants.")
@@ -53,7 +58,7 @@ public final class ProduceCommand implements Callable<Integer> {
     static final int MAX_DOCUMENT_BYTES = 1024 * 1024;
 
     @Mixin
-    ConfigOption config;
+    ClusterOptions connection;
     @Spec
     CommandSpec spec;
     @Parameters(index = "0", paramLabel = "TOPIC",
@@ -66,49 +71,68 @@ public final class ProduceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        RecourseConfig c = config.load();
+        RecourseConfig c = connection.load();
         PrintWriter out = spec.commandLine().getOut();
         TopicSpec<?, ?> target = resolve(c, topic);
         List<String> errors = new ArrayList<>();
+        int jsonErrors = 0;
         List<String[]> records = new ArrayList<>();
-        Schema schema = schema(target.schemaFile().orElseThrow());
+        String schemaFile = target.schemaFile().orElseThrow();
+        Schema schema = schema(schemaFile);
         ObjectMapper json = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-        try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file));
-             MappingIterator<JsonNode> docs = json.readerFor(JsonNode.class).readValues(in)) {
-            int n = 0;
-            while (docs.hasNextValue()) {
-                n++;
+        try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file))) {
+            MappingIterator<JsonNode> docs;
+            try {
+                docs = json.readerFor(JsonNode.class).readValues(in);
+            } catch (JsonProcessingException e) { // the first document does not start as JSON
+                errors.add("document 1" + lineOf(e) + ": JSON parse error: " + firstLine(e.getOriginalMessage()));
+                jsonErrors++;
+                docs = null;
+            }
+            for (int n = 1; docs != null; n++) {
                 JsonNode doc;
+                long line;
                 try {
+                    if (!docs.hasNextValue()) {
+                        break;
+                    }
+                    line = docs.getParser().currentTokenLocation().getLineNr();
                     doc = docs.nextValue();
-                } catch (IOException | RuntimeException e) {
-                    errors.add("document " + n + ": not JSON: " + firstLine(e.getMessage()));
+                } catch (JsonProcessingException | RuntimeException e) {
+                    errors.add("document " + n + lineOf(e) + ": JSON parse error: " + firstLine(originalMessage(e)));
+                    jsonErrors++;
                     break; // the reader cannot resynchronise after a syntax error
                 }
+                String at = "document " + n + " (line " + line + ")";
                 String value = json.writeValueAsString(doc);
                 int bytes = value.getBytes(StandardCharsets.UTF_8).length;
                 int max = target == TopicSpec.AGENT_FRAMES ? c.frameMaxBytes() : MAX_DOCUMENT_BYTES;
                 if (bytes > max) {
-                    errors.add("document " + n + ": " + bytes + " bytes, more than " + max);
+                    errors.add(at + ": " + bytes + " bytes, more than " + max);
                     continue;
                 }
                 var problems = schema.validate(value, InputFormat.JSON);
                 if (!problems.isEmpty()) {
                     for (var p : problems) {
-                        errors.add("document " + n + ": " + p);
+                        errors.add(at + ": schema validation (" + schemaFile + "): " + p);
                     }
                     continue;
                 }
                 records.add(new String[] {key(target, doc), value});
+            }
+            if (docs != null) {
+                docs.close();
             }
         } catch (IOException e) {
             throw new ConfigurationException(file, "", "cannot read: " + firstLine(e.getMessage()));
         }
         if (!errors.isEmpty()) {
             errors.forEach(e -> spec.commandLine().getErr().println(e));
-            spec.commandLine().getErr().println("nothing sent: " + errors.size() + " error(s) against "
-                    + target.schemaFile().orElseThrow());
+            int other = errors.size() - jsonErrors;
+            spec.commandLine().getErr().println("nothing sent: " + errors.size() + " error(s)"
+                    + (jsonErrors > 0 && other > 0 ? " (" + jsonErrors + " JSON parse, " + other + " schema validation or size)"
+                    : jsonErrors > 0 ? " (JSON parse)" : " (schema validation or size, " + schemaFile + ")"));
             return 1;
         }
         String name = target.name(c);
@@ -118,7 +142,12 @@ public final class ProduceCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        try (ClusterConnection cluster = ClusterConnection.open(c)) {
+        try (ClusterConnection cluster = ClusterOptions.connect(c)) {
+            if (!ClusterOptions.topicExists(c, cluster, name)) {
+                spec.commandLine().getErr().println("nothing sent: topic " + name + " does not exist on " + cluster.bootstrap()
+                        + "; create the Recourse topics with `recourse topics create`");
+                return 1;
+            }
             Map<String, Object> props = new HashMap<>(c.clientProperties(cluster.bootstrap()));
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             props.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
@@ -141,6 +170,18 @@ public final class ProduceCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
+    }
+
+    /** {@code " (line N)"} for a Jackson error that knows its location, else {@code ""}. */
+    private static String lineOf(Exception e) {
+        if (e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getLineNr() > 0) {
+            return " (line " + j.getLocation().getLineNr() + ")";
+        }
+        return "";
+    }
+
+    private static String originalMessage(Exception e) {
+        return e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
     }
 
     /** The JSON input topic named {@code arg}: its id, its configured name, or its key. */

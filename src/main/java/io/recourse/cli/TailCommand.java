@@ -12,12 +12,12 @@ import io.recourse.avro.SessionEvent;
 import io.recourse.avro.SessionStateValue;
 import io.recourse.avro.StoredSignal;
 import io.recourse.avro.TurnStateValue;
-import io.recourse.config.ConfigurationException;
 import io.recourse.config.RecourseConfig;
 import io.recourse.kit.AvroJson;
 import io.recourse.kit.AvroSerde;
 import io.recourse.kit.Topic;
 import io.recourse.kit.Topics;
+import io.recourse.runtime.ClusterConnection;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -55,8 +55,10 @@ import picocli.CommandLine.Spec;
  * original bytes) as UTF-8 text, or {@code value_base64} when it is not UTF-8. Headers (the DLQ's
  * {@code recourse.error.*}) print as text. Reads with {@code read_committed} and no consumer group
  * (no offsets are committed): from the end unless {@code --from-beginning}; stops at the end offsets
- * it saw at start unless {@code --follow}. Connects to {@code bootstrap.servers} (configuration or
- * {@code --bootstrap-server}); an instance on its embedded broker prints that address at startup.
+ * it saw at start unless {@code --follow}. Connects like {@code topics} and {@code produce}
+ * ({@link ClusterOptions}: {@code bootstrap.servers} or {@code --bootstrap-server}, else the embedded
+ * broker of {@code state.dir}, the running {@code recourse run}'s when there is one); a topic that does
+ * not exist is one line and exit 1, an unreachable cluster {@code run}'s one-line message and exit 2.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true,
         description = "Print a Recourse topic's records as JSON lines (Avro, JSON inputs and dead letters decoded).")
@@ -69,7 +71,7 @@ public final class TailCommand implements Callable<Integer> {
             RoutingRunValue.class, RoutingWorkspaceValue.class, TurnStateValue.class, StoredSignal.class);
 
     @Mixin
-    ConfigOption config;
+    ClusterOptions connection;
 
     @Parameters(index = "0", paramLabel = "TOPIC", description = "The topic, e.g. recourse.office.provider-health.")
     String topic;
@@ -83,9 +85,6 @@ public final class TailCommand implements Callable<Integer> {
     @Option(names = "--key", paramLabel = "K", description = "Only records whose key (as UTF-8) is K.")
     String key;
 
-    @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT", description = "The cluster (overrides bootstrap.servers).")
-    String bootstrap;
-
     @Option(names = "--max-records", paramLabel = "N", defaultValue = "-1", hidden = true,
             description = "Stop after N records (tests).")
     long maxRecords;
@@ -95,14 +94,19 @@ public final class TailCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        RecourseConfig c = config.load();
-        String servers = bootstrap != null ? bootstrap : c.bootstrapServers().orElse(null);
-        if (servers == null) {
-            throw new ConfigurationException(RecourseConfig.BOOTSTRAP_SERVERS, "",
-                    "tail needs a cluster: set it or pass --bootstrap-server (a running demo prints its broker's address)");
-        }
+        RecourseConfig c = connection.load();
         Decoder decoder = new Decoder(Topics.from(c));
         PrintWriter out = spec.commandLine().getOut();
+        try (ClusterConnection cluster = ClusterOptions.connect(c)) {
+            if (!ClusterOptions.topicExists(c, cluster, topic)) {
+                spec.commandLine().getErr().println("no such topic: " + topic + " on " + cluster.describe());
+                return 1;
+            }
+            return tail(c, cluster.bootstrap(), decoder, out);
+        }
+    }
+
+    private int tail(RecourseConfig c, String servers, Decoder decoder, PrintWriter out) {
         Map<String, Object> props = new LinkedHashMap<>(c.clientProperties(servers));
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

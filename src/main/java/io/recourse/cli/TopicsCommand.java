@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code recourse topics create|check}: creates or verifies every Recourse topic (DESIGN §2) on the
  * configured cluster through the Admin API ({@link TopicProvisioner}, {@link TopicCheck}), printing
- * the equivalent {@code kafka-topics.sh} commands. Without {@code bootstrap.servers} it works on the
- * embedded broker of {@code state.dir} ({@link ClusterConnection}). Exit codes: 0 all good,
+ * the equivalent {@code kafka-topics.sh} commands. It connects as {@link ClusterOptions} says
+ * ({@code bootstrap.servers} or {@code --bootstrap-server}, else the embedded broker of {@code state.dir}). Exit codes: 0 all good,
  * 1 a topic is missing or misconfigured ({@code check}), 2 configuration error or unreachable cluster.
  */
 @Command(name = "topics", mixinStandardHelpOptions = true,
@@ -33,7 +33,7 @@ public final class TopicsCommand {
             description = "Create the missing Recourse topics (partitions, cleanup policy, LogAppendTime); existing ones are left as they are.")
     static final class Create implements Callable<Integer> {
         @Mixin
-        ConfigOption config;
+        ClusterOptions cluster;
         @Spec
         CommandSpec spec;
         @Option(names = "--dry-run", description = "Print the kafka-topics.sh commands for the missing topics; create nothing.")
@@ -41,10 +41,10 @@ public final class TopicsCommand {
 
         @Override
         public Integer call() {
-            RecourseConfig c = config.load();
+            RecourseConfig c = this.cluster.load();
             PrintWriter out = spec.commandLine().getOut();
             Topics topics = Topics.from(c);
-            try (ClusterConnection cluster = ClusterConnection.open(c); Admin admin = TopicCheck.admin(c, cluster.bootstrap())) {
+            try (ClusterConnection cluster = ClusterOptions.connect(c); Admin admin = ClusterOptions.admin(c, cluster)) {
                 List<Topic<?, ?>> missing = TopicProvisioner.missing(admin, topics, cluster.bootstrap());
                 out.printf("%d of %d Recourse topics missing on %s%n", missing.size(), topics.all().size(), cluster.describe());
                 for (Topic<?, ?> t : missing) {
@@ -65,7 +65,7 @@ public final class TopicsCommand {
             description = "Verify every Recourse topic: present, cleanup policy, LogAppendTime, DLQ max.message.bytes, partitions; and the client's ACLs where the cluster describes them.")
     static final class Check implements Callable<Integer> {
         @Mixin
-        ConfigOption config;
+        ClusterOptions cluster;
         @Spec
         CommandSpec spec;
         @Option(names = "--dry-run", description = "Accepted for symmetry with create: check never changes anything.")
@@ -73,9 +73,9 @@ public final class TopicsCommand {
 
         @Override
         public Integer call() {
-            RecourseConfig c = config.load();
+            RecourseConfig c = this.cluster.load();
             Topics topics = Topics.from(c);
-            try (ClusterConnection cluster = ClusterConnection.open(c); Admin admin = TopicCheck.admin(c, cluster.bootstrap())) {
+            try (ClusterConnection cluster = ClusterOptions.connect(c); Admin admin = ClusterOptions.admin(c, cluster)) {
                 spec.commandLine().getOut().printf("checking %d Recourse topics on %s%n", topics.all().size(), cluster.describe());
                 return report(admin, topics, c, cluster.bootstrap(), spec.commandLine().getOut());
             }

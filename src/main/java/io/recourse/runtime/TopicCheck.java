@@ -182,8 +182,13 @@ public final class TopicCheck {
         return e == null ? null : e.value();
     }
 
-    /** The future's value within {@link #CLUSTER_TIMEOUT}; an unreachable cluster becomes one clear line. */
-    static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, String bootstrap, String what) {
+    /**
+     * The future's value within {@link #CLUSTER_TIMEOUT}; an unreachable cluster becomes one clear line.
+     *
+     * @param what the operation, for the message ({@code cannot <what> on the Kafka cluster at …})
+     * @throws ConfigurationException when the cluster does not answer in time or the call fails
+     */
+    public static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, String bootstrap, String what) {
         try {
             return future.get(CLUSTER_TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.recourse.config.ConfigurationException;
 import io.recourse.config.RecourseConfig;
+import io.recourse.runtime.EmbeddedKafkaBroker;
 import io.recourse.runtime.EmbeddedTestBroker;
 import io.recourse.runtime.RecourseRunner;
 import java.nio.file.Files;
@@ -110,7 +111,7 @@ public class OperatorCommandsIT {
                 "{\"session_id\":\"s-1\",\"action\":\"retry_nw\",\"occurred_at\":\"2026-06-01T12:00:00Z\"}\n");
         Cli.Run refused = Cli.run(args("produce", "session-controls", bad.toString()));
         assertThat(refused.exitCode()).isEqualTo(1);
-        assertThat(refused.err()).contains("document 1: /action", "nothing sent");
+        assertThat(refused.err()).contains("document 1 (line 1): schema validation (session-control.schema.json): /action", "nothing sent");
 
         Cli.Run sent = Cli.run(args("produce", "recourse.session-controls", "examples/session-control.retry_now.json"));
         assertThat(sent.exitCode()).as(sent.err()).isZero();
@@ -118,6 +119,12 @@ public class OperatorCommandsIT {
 
         Cli.Run frames = Cli.run(args("produce", "agent-frames", "examples/frames/claude-529.jsonl"));
         assertThat(frames.exitCode()).as(frames.err()).isZero();
+
+        Cli.Run missing = Cli.run(args("produce", "session-controls", "examples/session-control.retry_now.json",
+                "--set", "recourse.topic.session-controls=not-created-controls"));
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err().strip()).isEqualTo("nothing sent: topic not-created-controls does not exist on "
+                + broker.bootstrapServers() + "; create the Recourse topics with `recourse topics create`");
 
         List<ConsumerRecord<String, String>> records = readAll("recourse.session-controls");
         assertThat(records).singleElement().satisfies(r -> {
@@ -143,6 +150,65 @@ public class OperatorCommandsIT {
         assertThat(reset.out()).contains("running: kafka-streams-application-reset.sh", "--application-id recourse",
                 "local state deleted");
         assertThat(task).doesNotExist();
+    }
+
+    @Test
+    @Order(5)
+    void reset_refuses_in_one_line_while_the_group_has_members_and_a_dry_run_changes_nothing() throws Exception {
+        assertThat(Cli.run(args("topics", "create")).exitCode()).isIn(0, 1);
+        Path task = Files.createDirectories(stateDir.resolve("streams").resolve("recourse").resolve("0_1"));
+        try (KafkaConsumer<String, String> member = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "recourse"), new StringDeserializer(), new StringDeserializer())) {
+            member.subscribe(List.of("recourse.agent-frames"));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                member.poll(Duration.ofMillis(100));
+                return !member.assignment().isEmpty();
+            });
+            Cli.Run refused = Cli.run(args("reset", "--yes"));
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.err().strip()).isEqualTo("not reset: consumer group recourse has 1 active member(s) on /127.0.0.1;"
+                    + " stop every Recourse instance of application.id=recourse first (--force removes members that did not leave,"
+                    + " e.g. static members)");
+            assertThat(refused.out()).doesNotContain("running:");
+            assertThat(task).exists();
+        }
+        Cli.Run dry = Cli.run(args("reset", "--dry-run"));
+        assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
+        assertThat(dry.out()).contains("(dry run)", "input topics: would be reset to the earliest offset: recourse.agent-frames",
+                "-changelog): would be deleted", ": would be deleted", "--dry-run");
+        List<String> lines = dry.out().strip().lines().toList();
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("dry run: nothing changed");
+        assertThat(task).exists();
+    }
+
+    @Test
+    @Order(6)
+    void without_bootstrap_servers_tail_reads_the_embedded_broker_of_the_running_instance_like_produce() throws Exception {
+        Path dir = Files.createDirectories(stateDir.resolve("embedded"));
+        String[] state = {"--set", "state.dir=" + dir, "--set", "recourse.topic.partitions=1"};
+        // what `recourse run` starts without bootstrap.servers: the broker of <state.dir>/broker, with its port file
+        try (EmbeddedKafkaBroker running = EmbeddedKafkaBroker.forConfig(RecourseConfig.of(Map.of(RecourseConfig.STATE_DIR,
+                dir.toString()))).start()) {
+            assertThat(Cli.run(concat(new String[] {"topics", "create"}, state)).exitCode()).isZero();
+            Cli.Run sent = Cli.run(concat(new String[] {"produce", "session-controls", "examples/session-control.retry_now.json"}, state));
+            assertThat(sent.exitCode()).as(sent.err()).isZero();
+
+            Cli.Run tail = Cli.run(concat(new String[] {"tail", "recourse.session-controls", "--from-beginning"}, state));
+            assertThat(tail.exitCode()).as(tail.err()).isZero();
+            assertThat(tail.objects()).singleElement().satisfies(r -> {
+                assertThat(r.path("key").asText()).isEqualTo("demo-claude-529");
+                assertThat(r.path("value").path("action").asText()).isEqualTo("retry_now");
+            });
+            Cli.Run missing = Cli.run(concat(new String[] {"tail", "no-such-topic"}, state));
+            assertThat(missing.exitCode()).isEqualTo(1);
+            assertThat(missing.err().strip()).isEqualTo("no such topic: no-such-topic on " + running.bootstrapServers());
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        List<String> out = new ArrayList<>(List.of(a));
+        out.addAll(List.of(b));
+        return out.toArray(String[]::new);
     }
 
     private static Admin admin() {
