@@ -124,6 +124,7 @@ final class FailedTurns {
                 merged.addAll(own.waiters());
                 if (!own.scope().equals(scope)) {
                     Cooldowns.remove(x, own.scope());
+                    x.endShortPhase(own.scope());
                 }
             }
             merged.remove(b.runId);

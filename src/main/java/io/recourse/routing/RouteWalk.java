@@ -240,12 +240,16 @@ final class RouteWalk {
                 null, x.now));
     }
 
-    /** Removes the scope's cooldown and routes each of its waiters again (from the candidate it waited on). */
+    /**
+     * Removes the scope's cooldown and routes each of its waiters again (from the candidate it
+     * waited on); a scope still shown {@code short_retry} becomes {@code probe_allowed}.
+     */
     void releaseCooldown(RoutingDraft x, ScopeKey key, RunReason reason) {
         Cooldown cd = Cooldowns.remove(x, key);
         if (cd == null) {
             return;
         }
+        x.endShortPhase(key);
         for (String w : cd.waiters()) {
             Run run = x.runs.get(w);
             if (run == null || run.status() != RunStatus.WAITING_FOR_COOLDOWN || !key.equals(run.waitingOn())) {

@@ -50,6 +50,14 @@ public record Run(String runId, String workspaceId, String dynamicProfileId, Str
                 null, now);
     }
 
+    /**
+     * A same-route wait for a validated reset (DESIGN §7.3–7.4): parked, its same-route command due
+     * at {@code retryAt} = {@code wakeAt}. Every other park has no {@code retryAt}.
+     */
+    public boolean resetWait() {
+        return parked && retryAt != null;
+    }
+
     /** The published RunState of this run; {@code candidate} is resolved by the caller. */
     public RunState toRunState(CandidateRef candidate) {
         return new RunState(runId, workspaceId, status, candidate, attempt, retryAt, retryOrdinal, maxRetries, wakeAt,

@@ -135,13 +135,32 @@ public class RoutingProperties {
             }
             seen = ds.size();
             assertParkedIsNeverRouted(sim);
+            assertHealthIsOnTime(sim);
         }
         sim.advance(Duration.ofHours(30)); // let every timer fire
         assertParkedIsNeverRouted(sim);
+        assertHealthIsOnTime(sim);
         return new Result(sim);
     }
 
     public record Result(RoutingSimulator sim) {
+    }
+
+    /**
+     * The published health never outlives its instant: a {@code degraded} scope's {@code retry_at} is
+     * still ahead (its expiry armed), a {@code short_retry} scope has a running cooldown.
+     */
+    private static void assertHealthIsOnTime(RoutingSimulator sim) {
+        for (ProviderHealth h : sim.healthTable().values()) {
+            assertThat(sim.state().health().get(h.key())).isEqualTo(h);
+            if (h.state() == HealthState.DEGRADED) {
+                assertThat(h.retryAt()).as("%s degraded past its retry_at", h.key()).isAfter(sim.now());
+                assertThat(sim.timers()).contains(new TimerEntry(RoutingTimerKind.HEALTH_EXPIRY, h.retryAt(), h.key().healthKey()));
+            }
+            if (h.state() == HealthState.SHORT_RETRY) {
+                assertThat(sim.state().cooldowns()).as("%s short_retry without a cooldown", h.key()).containsKey(h.key());
+            }
+        }
     }
 
     private static void assertParkedIsNeverRouted(RoutingSimulator sim) {
