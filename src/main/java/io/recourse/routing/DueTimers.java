@@ -25,7 +25,7 @@ final class DueTimers {
      * cooldown moved on) is ignored. {@code route_command_due} writes the scheduled command;
      * {@code dispatch_timeout} → RouteAttempt {@code failed_other} + decline
      * ({@code dispatch_unconfirmed}); {@code cooldown_expiry} releases the waiters;
-     * {@code parked_wake} starts a new route cycle; {@code health_expiry} publishes the degraded
+     * {@code parked_wake} starts a new route cycle (a reset wait's: the same route's command); {@code health_expiry} publishes the degraded
      * scope {@code probe_allowed} and wakes the parked runs a candidate on it can now route.
      */
     RoutingDecision decide(RoutingDraft x, TimerEntry t) {
@@ -91,7 +91,15 @@ final class DueTimers {
                 if (run == null || !run.parked() || !t.due().equals(run.wakeAt())) {
                     return x.note(t.id() + ": stale parked_wake ignored").finish();
                 }
-                walk.wake(x, run.toBuilder(), configs.apply(run.dynamicProfileId()), RunReason.WAKE);
+                RouteConfig cfg = configs.apply(run.dynamicProfileId());
+                Run.Builder b = run.toBuilder();
+                if (!run.resetWait()) {
+                    walk.wake(x, b, cfg, RunReason.WAKE);
+                } else if (RoutingDraft.candidate(cfg, b.candidateIndex) == null) {
+                    walk.decline(x, b, RunReason.NO_ROUTE_CONFIG, b.code, null);
+                } else { // the reset is due: the same route's command, in the same cycle
+                    walk.dispatch(x, b, cfg, b.candidateIndex, new RouteWalk.Cause(b.code, null, RunReason.RETRY_DUE));
+                }
             }
         }
         return x.finish();

@@ -123,13 +123,14 @@ final class RoutingDraft {
             }
             b.parked = false;
             b.wakeAt = null;
+            b.retryAt = null; // a reset wait's command goes with its park
             parked.add(new ParkedRunChange(b.runId, null));
         }
     }
 
-    /** Cancels the run's scheduled command and its dispatch timeout. */
+    /** Cancels the run's scheduled command (a reset wait's is its park's wake) and its dispatch timeout. */
     void cancelScheduled(Run.Builder b) {
-        if (b.retryAt != null) {
+        if (b.retryAt != null && !b.parked) {
             cancel(new TimerEntry(RoutingTimerKind.ROUTE_COMMAND_DUE, b.retryAt, b.runId));
         }
         if (b.pendingCommandId != null) {

@@ -22,7 +22,9 @@ import java.util.TreeSet;
  * @param maxRetries              budget of the class being retried
  * @param retryAt                 due instant of the scheduled same-route command, or {@code null}
  * @param wakeAt                  parked (or reset-waiting) run's wake, or {@code null}
- * @param parked                  a ParkedRun record exists for the run
+ * @param parked                  a ParkedRun record exists for the run: a park (no eligible candidate, the attempt
+ *                                cap) or a same-route reset wait ({@link #resetWait()}); its wake is a
+ *                                {@code parked_wake} entry at {@code wakeAt}
  * @param pendingCommandId        the issued command awaiting its ack or TurnStarted, or {@code null}
  * @param pendingIssuedAt         when {@code pendingCommandId} was issued
  * @param lastDispatchedCandidate candidate of the last dispatch, -1 before the first

@@ -170,7 +170,20 @@ public class RoutingProperties {
             if (r.parked()) {
                 assertThat(r.status()).isIn(RunStatus.WAITING_FOR_PROVIDER_CAPACITY, RunStatus.BLOCKED_PROVIDER_ACTION_REQUIRED);
                 assertThat(r.pendingCommandId()).isNull();
-                assertThat(r.retryAt()).isNull();
+                if (r.resetWait()) { // a same-route reset wait: its command is due at its wake
+                    assertThat(r.status()).isEqualTo(RunStatus.WAITING_FOR_PROVIDER_CAPACITY);
+                    assertThat(r.reason()).isEqualTo(RunReason.WAIT_FOR_RESET.wire());
+                    assertThat(r.retryAt()).isEqualTo(r.wakeAt());
+                } else {
+                    assertThat(r.retryAt()).isNull();
+                }
+                if (r.wakeAt() != null) {
+                    assertThat(sim.timers()).contains(new TimerEntry(RoutingTimerKind.PARKED_WAKE, r.wakeAt(), r.runId()));
+                }
+                assertThat(sim.parkedRuns().get(r.runId()).wakeAt()).isEqualTo(r.wakeAt());
+            } else {
+                assertThat(r.status()).as("%s waits for capacity without a ParkedRun", r.runId())
+                        .isNotEqualTo(RunStatus.WAITING_FOR_PROVIDER_CAPACITY);
             }
         }
     }
