@@ -55,6 +55,7 @@ final class RecoveryDraft {
     RecoveryReason reason;
     Code code;
     String ruleId;
+    Instant resetAt;
     String providerId;
     String modelId;
     int startedGeneration;
@@ -78,6 +79,7 @@ final class RecoveryDraft {
         this.reason = s.reason();
         this.code = s.code();
         this.ruleId = s.ruleId();
+        this.resetAt = s.resetAt();
         this.providerId = s.providerId();
         this.modelId = s.modelId();
         this.startedGeneration = s.startedGeneration();
@@ -109,6 +111,7 @@ final class RecoveryDraft {
         Classification c = outcome.classification();
         code = c == null ? null : c.code();
         ruleId = c == null ? null : c.ruleId();
+        resetAt = c == null || c.code() != Code.QUOTA_LIMITED ? null : c.resetAt();
         providerId = outcome.context().providerId();
         modelId = outcome.context().modelId();
     }
@@ -180,6 +183,7 @@ final class RecoveryDraft {
         reason = null;
         code = null;
         ruleId = null;
+        resetAt = null;
         providerId = null;
         modelId = null;
         chain = null;
@@ -199,7 +203,7 @@ final class RecoveryDraft {
     RecoveryDecision finish() {
         SessionState after = new SessionState(sessionId, highest, lastOutcomeGeneration, lastEventAt, status,
                 reason, code, ruleId, providerId, modelId, startedGeneration, startedPromptDigest,
-                startedTurnConfigDigest, chain);
+                startedTurnConfigDigest, chain, resetAt);
         if (created) {
             arm.add(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, at.plus(env.config().sessionTtl()), sessionId));
         }
@@ -235,7 +239,9 @@ final class RecoveryDraft {
                 env.labelSanitizer().apply(s.modelId()),
                 s.ruleId(),
                 s.reason(),
-                updatedAt);
+                updatedAt,
+                s.resetAt(),
+                Remediation.of(s.code()));
     }
 
     private RecoveryState idle(SessionState s, Instant updatedAt) {

@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param startedPromptDigest   its {@code prompt_digest}, or {@code null}
  * @param startedTurnConfigDigest its {@code turn_config_digest}, or {@code null}
  * @param chain                 the current or last chain, or {@code null}
+ * @param resetAt               the validated quota reset of the failure shown, or {@code null}
  */
 public record SessionState(
         String sessionId,
@@ -42,7 +43,17 @@ public record SessionState(
         int startedGeneration,
         String startedPromptDigest,
         String startedTurnConfigDigest,
-        Chain chain) {
+        Chain chain,
+        Instant resetAt) {
+
+    /** A state without a quota reset shown. */
+    public SessionState(String sessionId, int highestGeneration, int lastOutcomeGeneration, Instant lastEventAt,
+                        RecoveryStatus status, RecoveryReason reason, Code code, String ruleId, String providerId,
+                        String modelId, int startedGeneration, String startedPromptDigest, String startedTurnConfigDigest,
+                        Chain chain) {
+        this(sessionId, highestGeneration, lastOutcomeGeneration, lastEventAt, status, reason, code, ruleId, providerId,
+                modelId, startedGeneration, startedPromptDigest, startedTurnConfigDigest, chain, null);
+    }
 
     public SessionState {
         Objects.requireNonNull(sessionId, "sessionId");
