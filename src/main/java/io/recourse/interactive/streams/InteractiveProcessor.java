@@ -190,7 +190,8 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
     /**
      * The metrics of one decision (DESIGN §10): when the policy settled a failed turn of a concrete
      * profile (the decision's state shows that turn as its last outcome, which it was not before),
-     * {@code recourse_policy_decisions_total{context=kanban, code, result}} with {@link #result}, and
+     * {@code recourse_policy_decisions_total{context=kanban, code, result, agent_type, provider, rule_id}} with
+     * {@link #result} and the failed turn's agent type, provider and rule, and
      * {@code recourse_stale_evidence_total{context=kanban}} when the reason is {@code stale_evidence}.
      */
     private void record(SessionState before, InteractiveInput input, RecoveryDecision decision) {
@@ -204,7 +205,8 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
                 || before != null && before.lastOutcomeGeneration() >= g) {
             return;
         }
-        meters.policyDecision(RecourseMeters.Context.KANBAN, after.code(), result(after.status()));
+        meters.policyDecision(RecourseMeters.Context.KANBAN, after.code(), result(after.status()), outcome.context(),
+                after.ruleId());
         if (after.reason() == RecoveryReason.STALE_EVIDENCE) {
             meters.staleEvidence(RecourseMeters.Context.KANBAN);
         }
