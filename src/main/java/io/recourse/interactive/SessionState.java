@@ -14,7 +14,8 @@ import java.util.Objects;
  *                              arrival order). 0 before any turn
  * @param lastOutcomeGeneration the highest generation whose TurnOutcome/TurnExpired was applied;
  *                              a second outcome for it is ignored
- * @param lastEventAt           processing time (UTC) of the last applied event, control or ack;
+ * @param lastEventAt           record time (UTC) of the last applied event, control or ack (never
+ *                              moving back; DESIGN §8);
  *                              the state expires {@code session ttl} (7 days) after it when no
  *                              chain is armed
  * @param status                {@link RecoveryStatus#NONE} when idle
@@ -26,6 +27,7 @@ import java.util.Objects;
  * @param startedPromptDigest   its {@code prompt_digest}, or {@code null}
  * @param startedTurnConfigDigest its {@code turn_config_digest}, or {@code null}
  * @param chain                 the current or last chain, or {@code null}
+ * @param resetAt               the validated quota reset of the failure shown, or {@code null}
  */
 public record SessionState(
         String sessionId,
@@ -41,7 +43,17 @@ public record SessionState(
         int startedGeneration,
         String startedPromptDigest,
         String startedTurnConfigDigest,
-        Chain chain) {
+        Chain chain,
+        Instant resetAt) {
+
+    /** A state without a quota reset shown. */
+    public SessionState(String sessionId, int highestGeneration, int lastOutcomeGeneration, Instant lastEventAt,
+                        RecoveryStatus status, RecoveryReason reason, Code code, String ruleId, String providerId,
+                        String modelId, int startedGeneration, String startedPromptDigest, String startedTurnConfigDigest,
+                        Chain chain) {
+        this(sessionId, highestGeneration, lastOutcomeGeneration, lastEventAt, status, reason, code, ruleId, providerId,
+                modelId, startedGeneration, startedPromptDigest, startedTurnConfigDigest, chain, null);
+    }
 
     public SessionState {
         Objects.requireNonNull(sessionId, "sessionId");

@@ -5,8 +5,8 @@ import java.util.function.Function;
 
 /**
  * A due entry of the routing owner's time index (DESIGN §8) applied to a {@link RoutingDraft}:
- * a scheduled command, a dispatch timeout, a cooldown's expiry, a parked run's wake or a run's
- * state expiry.
+ * a scheduled command, a dispatch timeout, a cooldown's expiry, a parked run's wake, a degraded
+ * scope's {@code retry_at} or a run's state expiry.
  */
 final class DueTimers {
 
@@ -25,7 +25,8 @@ final class DueTimers {
      * cooldown moved on) is ignored. {@code route_command_due} writes the scheduled command;
      * {@code dispatch_timeout} → RouteAttempt {@code failed_other} + decline
      * ({@code dispatch_unconfirmed}); {@code cooldown_expiry} releases the waiters;
-     * {@code parked_wake} starts a new route cycle.
+     * {@code parked_wake} starts a new route cycle (a reset wait's: the same route's command); {@code health_expiry} publishes the degraded
+     * scope {@code probe_allowed} and wakes the parked runs a candidate on it can now route.
      */
     RoutingDecision decide(RoutingDraft x, TimerEntry t) {
         switch (t.kind()) {
@@ -75,14 +76,58 @@ final class DueTimers {
                 x.changed.add(run.runId());
                 x.note(run.runId() + ": run state expired " + settings.runRetention().toDays() + " days after its last event");
             }
+            case HEALTH_EXPIRY -> {
+                ProviderHealth h = x.health.values().stream()
+                        .filter(v -> v.key().healthKey().equals(t.id()) && t.equals(RoutingDraft.expiryOf(v)))
+                        .findFirst().orElse(null);
+                if (h == null) {
+                    return x.note(t.id() + ": stale health_expiry ignored").finish();
+                }
+                x.setHealth(ProviderHealthLadder.probeAllowed(h, x.now));
+                wakeUnblocked(x, h.key());
+            }
             case PARKED_WAKE -> {
                 Run run = x.runs.get(t.id());
                 if (run == null || !run.parked() || !t.due().equals(run.wakeAt())) {
                     return x.note(t.id() + ": stale parked_wake ignored").finish();
                 }
-                walk.wake(x, run.toBuilder(), configs.apply(run.dynamicProfileId()), RunReason.WAKE);
+                RouteConfig cfg = configs.apply(run.dynamicProfileId());
+                Run.Builder b = run.toBuilder();
+                if (!run.resetWait()) {
+                    walk.wake(x, b, cfg, RunReason.WAKE);
+                } else if (RoutingDraft.candidate(cfg, b.candidateIndex) == null) {
+                    walk.decline(x, b, RunReason.NO_ROUTE_CONFIG, b.code, null);
+                } else { // the reset is due: the same route's command, in the same cycle
+                    walk.dispatch(x, b, cfg, b.candidateIndex, new RouteWalk.Cause(b.code, null, RunReason.RETRY_DUE));
+                }
             }
         }
         return x.finish();
+    }
+
+    /**
+     * The parked runs (capacity parks, not reset waits) that a candidate on the expired scope can
+     * now route start a new cycle at once: a park's own wake may be later than this scope's
+     * {@code retry_at} when the scope was degraded again with an earlier reset after the park.
+     */
+    private void wakeUnblocked(RoutingDraft x, ScopeKey expired) {
+        for (Run run : java.util.List.copyOf(x.runs.values())) {
+            Run r = x.runs.get(run.runId()); // an earlier wake of this loop may have changed it
+            if (r == null || !r.parked() || r.resetWait() || r.status() != RunStatus.WAITING_FOR_PROVIDER_CAPACITY) {
+                continue;
+            }
+            RouteConfig cfg = configs.apply(r.dynamicProfileId());
+            if (cfg == null) {
+                continue;
+            }
+            boolean unblocked = false;
+            for (int i = 0; i < cfg.routableCount() && !unblocked; i++) {
+                Candidate c = cfg.candidates().get(i);
+                unblocked = RoutingDraft.scopesOf(x.workspaceId, c).contains(expired) && walk.blockingHealth(x, c) == null;
+            }
+            if (unblocked) {
+                walk.wake(x, r.toBuilder(), cfg, RunReason.WAKE);
+            }
+        }
     }
 }

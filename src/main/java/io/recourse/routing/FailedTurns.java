@@ -68,14 +68,8 @@ final class FailedTurns {
                 walk.attemptEnded(x, b, cfg, AttemptOutcome.FAILED_PROVIDER_UNAVAILABLE, o, v.hint());
                 applyHealth(x, scope, v, c.code());
                 b.resetWaitsUsed.add(cls);
-                b.status = RunStatus.WAITING_FOR_PROVIDER_CAPACITY;
-                b.retryAt = v.dueAt();
-                b.wakeAt = v.dueAt();
                 b.retryOrdinal = 0;
-                b.reason = v.reason().wire();
-                b.updatedAt = x.now;
-                x.arm(new TimerEntry(RoutingTimerKind.ROUTE_COMMAND_DUE, v.dueAt(), b.runId));
-                x.put(b);
+                walk.parkForReset(x, b, cand, c.code(), v.dueAt());
                 walk.ownerExhausted(x, own);
             }
             case SKIP -> {
@@ -124,6 +118,7 @@ final class FailedTurns {
                 merged.addAll(own.waiters());
                 if (!own.scope().equals(scope)) {
                     Cooldowns.remove(x, own.scope());
+                    x.endShortPhase(own.scope());
                 }
             }
             merged.remove(b.runId);

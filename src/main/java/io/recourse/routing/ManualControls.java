@@ -38,13 +38,15 @@ final class ManualControls {
         }
         RouteConfig cfg = configs.apply(run.dynamicProfileId());
         Run.Builder b = run.toBuilder();
-        boolean scheduled = run.retryAt() != null && !run.parked();
+        boolean scheduled = run.retryAt() != null; // a same-route command is due: a short retry or a reset wait
         switch (c.action()) {
             case RETRY_NOW -> {
                 if (cfg == null) {
                     walk.decline(x, b, RunReason.NO_ROUTE_CONFIG, null, null);
                 } else if (scheduled) {
-                    x.cancel(new TimerEntry(RoutingTimerKind.ROUTE_COMMAND_DUE, run.retryAt(), run.runId()));
+                    if (!run.parked()) { // a reset wait's wake is cancelled by the dispatch that unparks it
+                        x.cancel(new TimerEntry(RoutingTimerKind.ROUTE_COMMAND_DUE, run.retryAt(), run.runId()));
+                    }
                     Cooldown own = Cooldowns.ownedBy(x, run.runId());
                     if (own != null) { // the retry happens now: the cooldown ends from now
                         Cooldowns.put(x, new Cooldown(own.scope(), own.ownerRunId(), own.ordinal(), now,
@@ -61,7 +63,7 @@ final class ManualControls {
             case TRY_NEXT_NOW -> {
                 if (cfg == null) {
                     walk.decline(x, b, RunReason.NO_ROUTE_CONFIG, null, null);
-                } else if (run.parked()) {
+                } else if (run.parked() && !run.resetWait()) {
                     walk.wake(x, b, cfg, RunReason.TRY_NEXT_NOW);
                 } else if ((scheduled || run.status() == RunStatus.WAITING_FOR_COOLDOWN)
                         && run.candidateIndex() + 1 < cfg.routableCount()) {

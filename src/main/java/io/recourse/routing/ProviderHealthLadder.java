@@ -9,7 +9,7 @@ import java.time.Instant;
  * 60 min (±25 % deterministic jitter per health key and step, the step advancing on each repeated
  * degradation), a validated {@code reset_at}/{@code retry_after} in the future replacing the ladder
  * without advancing the step, {@code user_action_required} without a timer, {@code healthy} on a
- * completed turn.
+ * completed turn, {@code probe_allowed} when a timed block ends by itself.
  */
 public final class ProviderHealthLadder {
 
@@ -60,6 +60,18 @@ public final class ProviderHealthLadder {
         return new ProviderHealth(key.workspaceId(), key.providerId(), key.scope(), key.scopeValue(),
                 HealthState.SHORT_RETRY, code, retryAt, previous == null ? 0 : previous.backoffStep(), now,
                 previous == null ? null : previous.lastSuccessAt(), now);
+    }
+
+    /**
+     * The scope's timed block ended without new evidence (DESIGN §7.3, §8): a {@code degraded}
+     * scope's {@code retry_at} passed, or a {@code short_retry} phase ended by its cooldown's expiry
+     * or its owner's decline. {@code probe_allowed}: eligible again, no {@code retry_at}, the code
+     * and the ladder step kept (the next degradation climbs from it).
+     */
+    public static ProviderHealth probeAllowed(ProviderHealth previous, Instant now) {
+        return new ProviderHealth(previous.workspaceId(), previous.providerId(), previous.scope(), previous.scopeValue(),
+                HealthState.PROBE_ALLOWED, previous.code(), null, previous.backoffStep(), previous.lastFailureAt(),
+                previous.lastSuccessAt(), now);
     }
 
     /** A turn completed on the scope (or the owner's retried turn progressed): healthy, step 0. */

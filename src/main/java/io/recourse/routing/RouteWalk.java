@@ -175,6 +175,29 @@ final class RouteWalk {
         x.put(b);
     }
 
+    /**
+     * Parks the run on its current candidate until the validated reset {@code reset}: a same-route
+     * wait for a reset (DESIGN §7.3) is a park like any other — {@code waiting_for_provider_capacity},
+     * reason {@code wait_for_reset}, a ParkedRun and one {@code parked_wake} at {@code wake_at} =
+     * {@code retry_at} = {@code reset}, when the same route's command is issued ({@link Run#resetWait()}).
+     */
+    void parkForReset(RoutingDraft x, Run.Builder b, Candidate cand, Code code, Instant reset) {
+        x.cancelScheduled(b);
+        b.status = RunStatus.WAITING_FOR_PROVIDER_CAPACITY;
+        b.reason = RunReason.WAIT_FOR_RESET.wire();
+        b.retryAt = reset;
+        b.wakeAt = reset;
+        b.parked = true;
+        b.waitingOn = null;
+        b.pendingCommandId = null;
+        b.updatedAt = x.now;
+        x.arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, reset, b.runId));
+        x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, reset, b.reason,
+                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + wire(code) + " until " + reset),
+                x.now)));
+        x.put(b);
+    }
+
     /** A wake (timer or control) starts a new route cycle from the first candidate. */
     void wake(RoutingDraft x, Run.Builder b, RouteConfig cfg, RunReason reason) {
         if (cfg == null) {
@@ -240,12 +263,16 @@ final class RouteWalk {
                 null, x.now));
     }
 
-    /** Removes the scope's cooldown and routes each of its waiters again (from the candidate it waited on). */
+    /**
+     * Removes the scope's cooldown and routes each of its waiters again (from the candidate it
+     * waited on); a scope still shown {@code short_retry} becomes {@code probe_allowed}.
+     */
     void releaseCooldown(RoutingDraft x, ScopeKey key, RunReason reason) {
         Cooldown cd = Cooldowns.remove(x, key);
         if (cd == null) {
             return;
         }
+        x.endShortPhase(key);
         for (String w : cd.waiters()) {
             Run run = x.runs.get(w);
             if (run == null || run.status() != RunStatus.WAITING_FOR_COOLDOWN || !key.equals(run.waitingOn())) {

@@ -83,9 +83,34 @@ final class RoutingDraft {
                 && Objects.equals(prev.retryAt(), h.retryAt()) && prev.backoffStep() == h.backoffStep()) {
             return; // the same health again (e.g. the 20th run hitting the same reset): no new record
         }
+        if (prev != null && expiryOf(prev) != null) {
+            cancel(expiryOf(prev));
+        }
         health.put(h.key(), h);
         healthOut.remove(h.key());
         healthOut.put(h.key(), h);
+        if (expiryOf(h) != null) {
+            arm(expiryOf(h));
+        }
+    }
+
+    /**
+     * The short phase on {@code key} ended without evidence (its cooldown expired, or was removed
+     * for another reason than the owner's progress, completion or exhaustion): a scope still shown
+     * {@code short_retry} becomes {@code probe_allowed}.
+     */
+    void endShortPhase(ScopeKey key) {
+        ProviderHealth h = health.get(key);
+        if (h != null && h.state() == HealthState.SHORT_RETRY) {
+            setHealth(ProviderHealthLadder.probeAllowed(h, now));
+        }
+    }
+
+    /** The health-expiry entry of a {@code degraded} record ({@code retry_at}), or {@code null} for any other state. */
+    static TimerEntry expiryOf(ProviderHealth h) {
+        return h.state() == HealthState.DEGRADED && h.retryAt() != null
+                ? new TimerEntry(RoutingTimerKind.HEALTH_EXPIRY, h.retryAt(), h.key().healthKey())
+                : null;
     }
 
     // ------------------------------------------------------------------ run timers and parking
@@ -98,13 +123,14 @@ final class RoutingDraft {
             }
             b.parked = false;
             b.wakeAt = null;
+            b.retryAt = null; // a reset wait's command goes with its park
             parked.add(new ParkedRunChange(b.runId, null));
         }
     }
 
-    /** Cancels the run's scheduled command and its dispatch timeout. */
+    /** Cancels the run's scheduled command (a reset wait's is its park's wake) and its dispatch timeout. */
     void cancelScheduled(Run.Builder b) {
-        if (b.retryAt != null) {
+        if (b.retryAt != null && !b.parked) {
             cancel(new TimerEntry(RoutingTimerKind.ROUTE_COMMAND_DUE, b.retryAt, b.runId));
         }
         if (b.pendingCommandId != null) {

@@ -6,7 +6,8 @@ import io.recourse.taxonomy.WireName;
 
 /**
  * What a time-index entry is for (DESIGN §8); {@link #code()} is the kind byte of the store key.
- * Run timers carry the run id, cooldown timers the scope's health key.
+ * Run timers carry the run id, cooldown and health timers the scope's health key. Kind bytes are
+ * stored in the time index: a new kind takes a new byte, never an existing one.
  */
 public enum RoutingTimerKind implements WireName, TimerKind {
     /** A scheduled same-route command (short retry or reset wait) is due. */
@@ -18,7 +19,9 @@ public enum RoutingTimerKind implements WireName, TimerKind {
     /** A parked run's wake. */
     PARKED_WAKE((byte) 4),
     /** A run's state ends 7 days after its last event (DESIGN §7). */
-    RUN_EXPIRY((byte) 5);
+    RUN_EXPIRY((byte) 5),
+    /** A degraded scope's {@code retry_at} (ladder step or validated reset): the scope becomes {@code probe_allowed}. */
+    HEALTH_EXPIRY((byte) 6);
 
     private final byte code;
 

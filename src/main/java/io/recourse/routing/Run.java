@@ -22,7 +22,9 @@ import java.util.TreeSet;
  * @param maxRetries              budget of the class being retried
  * @param retryAt                 due instant of the scheduled same-route command, or {@code null}
  * @param wakeAt                  parked (or reset-waiting) run's wake, or {@code null}
- * @param parked                  a ParkedRun record exists for the run
+ * @param parked                  a ParkedRun record exists for the run: a park (no eligible candidate, the attempt
+ *                                cap) or a same-route reset wait ({@link #resetWait()}); its wake is a
+ *                                {@code parked_wake} entry at {@code wakeAt}
  * @param pendingCommandId        the issued command awaiting its ack or TurnStarted, or {@code null}
  * @param pendingIssuedAt         when {@code pendingCommandId} was issued
  * @param lastDispatchedCandidate candidate of the last dispatch, -1 before the first
@@ -48,6 +50,14 @@ public record Run(String runId, String workspaceId, String dynamicProfileId, Str
         return new Run(r.runId(), r.workspaceId(), r.dynamicProfileId(), r.taskId(), r.requestId(), RunStatus.ROUTING,
                 -1, 0, 0, Set.of(), Set.of(), 0, 0, null, null, false, null, null, -1, true, null, Map.of(), null, null,
                 null, now);
+    }
+
+    /**
+     * A same-route wait for a validated reset (DESIGN §7.3–7.4): parked, its same-route command due
+     * at {@code retryAt} = {@code wakeAt}. Every other park has no {@code retryAt}.
+     */
+    public boolean resetWait() {
+        return parked && retryAt != null;
     }
 
     /** The published RunState of this run; {@code candidate} is resolved by the caller. */

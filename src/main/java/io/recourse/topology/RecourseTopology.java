@@ -138,6 +138,15 @@ public final class RecourseTopology {
         }
     }
 
+    /** Every rule id of {@code catalogue}: its rules' and its two fallbacks'. */
+    static java.util.Set<String> ruleIds(io.recourse.classification.Catalogue catalogue) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        catalogue.rules().forEach(r -> ids.add(r.id()));
+        ids.add(catalogue.preStartFallback().ruleId());
+        ids.add(catalogue.postStartFallback().ruleId());
+        return ids;
+    }
+
     /**
      * The topology for {@code config}: the one entry point (production, demos and tests).
      *
@@ -148,6 +157,9 @@ public final class RecourseTopology {
                 : FrameAdmission.parsing(new FrameParser(config.frameMaxBytes()));
         TurnClassifier classifier = options.classifier();
         RecourseMeters meters = options.meters();
+        if (classifier instanceof io.recourse.classification.Classifier c) {
+            meters.allowRuleIds(ruleIds(c.catalogue())); // a decision's rule_id: the catalogue's closed set (DESIGN §10)
+        }
         UnaryOperator<Instant> recordClock = options.recordClock();
         io.recourse.routing.JitterSource routingJitter = options.routingJitter();
         Topics topics = Topics.from(config);

@@ -31,9 +31,10 @@ public class RoutingDemoScenarioTest {
         RoutingSimulator sim = RoutingDemoScenario.simulator(START, JitterSource.none());
         Instant reset = RoutingDemoScenario.play(sim, 20);
         List<String> ids = RoutingDemoScenario.runIds(20);
-        // burst 1: two short retries by one owner, then all 19 waiters re-drive; burst 2: three more retries
+        // burst 1: two short retries by one owner, then all 19 waiters re-drive; burst 2: the scenario
+        // configuration's whole short budget (three with the default document)
         assertThat(commands(sim, RouteAction.RETRY_SAME_ROUTE, C.get(0)))
-                .filteredOn(c -> c.runId().equals(ids.get(0))).hasSize(5);
+                .filteredOn(c -> c.runId().equals(ids.get(0))).hasSize(2 + RoutingDemoScenario.shortRetryPolicy().budget());
         assertThat(commands(sim, RouteAction.RETRY_SAME_ROUTE, C.get(0)))
                 .filteredOn(c -> !c.runId().equals(ids.get(0))).hasSize(19);
         // fall-through: every run to the second candidate, then the third

@@ -174,7 +174,7 @@ public class RoutingDecisionMatrixTest {
             assertThat(cmds.get(0).candidate()).isEqualTo(CLAUDE);
             return new Summary(Kind.SKIP_TO_NEXT, cmds.get(0).action(), null, null, health);
         }
-        if (run.parked()) {
+        if (run.parked() && !run.resetWait()) {
             return new Summary(run.status() == RunStatus.WAITING_FOR_PROVIDER_CAPACITY ? Kind.PARK_TIMED : Kind.PARK_BLOCKED,
                     null, null, null, health);
         }

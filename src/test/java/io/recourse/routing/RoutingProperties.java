@@ -135,13 +135,32 @@ public class RoutingProperties {
             }
             seen = ds.size();
             assertParkedIsNeverRouted(sim);
+            assertHealthIsOnTime(sim);
         }
         sim.advance(Duration.ofHours(30)); // let every timer fire
         assertParkedIsNeverRouted(sim);
+        assertHealthIsOnTime(sim);
         return new Result(sim);
     }
 
     public record Result(RoutingSimulator sim) {
+    }
+
+    /**
+     * The published health never outlives its instant: a {@code degraded} scope's {@code retry_at} is
+     * still ahead (its expiry armed), a {@code short_retry} scope has a running cooldown.
+     */
+    private static void assertHealthIsOnTime(RoutingSimulator sim) {
+        for (ProviderHealth h : sim.healthTable().values()) {
+            assertThat(sim.state().health().get(h.key())).isEqualTo(h);
+            if (h.state() == HealthState.DEGRADED) {
+                assertThat(h.retryAt()).as("%s degraded past its retry_at", h.key()).isAfter(sim.now());
+                assertThat(sim.timers()).contains(new TimerEntry(RoutingTimerKind.HEALTH_EXPIRY, h.retryAt(), h.key().healthKey()));
+            }
+            if (h.state() == HealthState.SHORT_RETRY) {
+                assertThat(sim.state().cooldowns()).as("%s short_retry without a cooldown", h.key()).containsKey(h.key());
+            }
+        }
     }
 
     private static void assertParkedIsNeverRouted(RoutingSimulator sim) {
@@ -151,7 +170,20 @@ public class RoutingProperties {
             if (r.parked()) {
                 assertThat(r.status()).isIn(RunStatus.WAITING_FOR_PROVIDER_CAPACITY, RunStatus.BLOCKED_PROVIDER_ACTION_REQUIRED);
                 assertThat(r.pendingCommandId()).isNull();
-                assertThat(r.retryAt()).isNull();
+                if (r.resetWait()) { // a same-route reset wait: its command is due at its wake
+                    assertThat(r.status()).isEqualTo(RunStatus.WAITING_FOR_PROVIDER_CAPACITY);
+                    assertThat(r.reason()).isEqualTo(RunReason.WAIT_FOR_RESET.wire());
+                    assertThat(r.retryAt()).isEqualTo(r.wakeAt());
+                } else {
+                    assertThat(r.retryAt()).isNull();
+                }
+                if (r.wakeAt() != null) {
+                    assertThat(sim.timers()).contains(new TimerEntry(RoutingTimerKind.PARKED_WAKE, r.wakeAt(), r.runId()));
+                }
+                assertThat(sim.parkedRuns().get(r.runId()).wakeAt()).isEqualTo(r.wakeAt());
+            } else {
+                assertThat(r.status()).as("%s waits for capacity without a ParkedRun", r.runId())
+                        .isNotEqualTo(RunStatus.WAITING_FOR_PROVIDER_CAPACITY);
             }
         }
     }

@@ -344,7 +344,8 @@ public class RoutingRulesScenarioTest {
             sim.fail("r1", RoutingSimulator.classification(Code.QUOTA_LIMITED, Confidence.HIGH, null, reset), false, false);
             assertThat(sim.run("r1").status()).isEqualTo(RunStatus.WAITING_FOR_PROVIDER_CAPACITY);
             assertThat(sim.run("r1").wakeAt()).isEqualTo(reset);
-            assertThat(sim.run("r1").parked()).isFalse();
+            assertThat(sim.run("r1").parked()).as("a reset wait is a park").isTrue();
+            assertThat(sim.run("r1").resetWait()).isTrue();
             sim.advanceTo(reset);
             assertThat(lastCommand(sim, "r1").candidate()).isEqualTo(CODEX);
             assertThat(lastCommand(sim, "r1").issuedAt()).isEqualTo(reset);

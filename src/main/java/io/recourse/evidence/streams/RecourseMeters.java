@@ -19,10 +19,12 @@ import java.util.Set;
  * <ul>
  *   <li>{@code recourse_classifications_total{code, class, confidence, rule_id, agent_type, provider}}
  *       — one per classified failed turn (evidence stage);</li>
- *   <li>{@code recourse_policy_decisions_total{context, code, result}} — one per owner decision on
- *       a failed turn; {@code context} is {@code kanban} or {@code office}, {@code result} the
- *       decision's disposition or status as the owner names it (e.g. {@code auto_retry},
- *       {@code manual}, {@code exhausted}, {@code declined}, {@code parked});</li>
+ *   <li>{@code recourse_policy_decisions_total{context, code, result, agent_type, provider, rule_id}}
+ *       — one per owner decision on a failed turn; {@code context} is {@code kanban} or
+ *       {@code office}, {@code result} the decision's disposition or status as the owner names it
+ *       (e.g. {@code auto_retry}, {@code manual}, {@code exhausted}, {@code declined},
+ *       {@code parked}), {@code agent_type} and {@code provider} those of the failed turn,
+ *       {@code rule_id} its classification's rule;</li>
  *   <li>{@code recourse_stale_evidence_total{context}} — failed turns whose evidence was stale when
  *       the owner processed it (DESIGN §8), so it authorized no automatic work;</li>
  *   <li>{@code recourse_timer_lag_seconds{owner, kind}} (a Timer: {@code _count}, {@code _sum},
@@ -39,8 +41,11 @@ import java.util.Set;
  * it is one of {@link #KNOWN_AGENT_TYPES} / {@link #KNOWN_PROVIDERS} or of the configured
  * {@code recourse.metrics.agent-types} / {@code recourse.metrics.providers}, else {@code other} —
  * so a frame's free text never becomes a label value, and a genuine new adapter is named by
- * configuration. {@code rule_id} and {@code result} are Recourse's own words (the catalogue's rule
- * ids, the owners' wire names) and go through a {@link BoundedTag}: up to
+ * configuration. A decision's {@code rule_id} is closed too: the rule and fallback ids of the loaded
+ * catalogue ({@link #allowRuleIds}, called when the topology is built, before any record) and the
+ * evidence stage's own fail-closed fallbacks ({@link #FALLBACK_RULE_IDS}); {@code none} when absent,
+ * anything else {@code other}. A classification's {@code rule_id} and {@code result} are Recourse's
+ * own words (the catalogue's rule ids, the owners' wire names) and go through a {@link BoundedTag}: up to
  * {@value #EXTRA_RULE_IDS} rule ids and {@value #EXTRA_RESULTS} results (first seen, well-formed
  * names) kept; {@code other} beyond. Thread-safe.
  */
@@ -59,6 +64,12 @@ public final class RecourseMeters {
     public static final Set<String> KNOWN_PROVIDERS = Set.of("anthropic", "openai", "google", "google-gemini-api",
             "google-code-assist", "vertex", "bedrock", "azure", "openrouter", "deepseek", "mistral", "xai", "moonshot",
             "zai", "dashscope", "groq", "together", "fireworks", "cerebras", "ollama", "github-copilot", "opencode");
+    /**
+     * The rule ids of the evidence stage's fail-closed fallbacks (a classifier that throws fails the
+     * turn as unclassified, {@code io.recourse.classification.TurnOutcomes}), always allowed as a
+     * decision's {@code rule_id}.
+     */
+    public static final Set<String> FALLBACK_RULE_IDS = Set.of("evidence.fallback.prestart", "evidence.fallback.poststart");
     static final int EXTRA_RULE_IDS = 512;
     static final int EXTRA_RESULTS = 32;
 
@@ -78,6 +89,8 @@ public final class RecourseMeters {
     private final BoundedTag providers;
     private final BoundedTag ruleIds = new BoundedTag(Set.of(), EXTRA_RULE_IDS);
     private final BoundedTag results = new BoundedTag(Set.of(), EXTRA_RESULTS);
+    private final Set<String> decisionRuleIdSet = new java.util.HashSet<>(FALLBACK_RULE_IDS);
+    private volatile BoundedTag decisionRuleIds = new BoundedTag(FALLBACK_RULE_IDS, 0);
 
     /** Meters on {@code registry} (the evidence counters included). */
     public RecourseMeters(MeterRegistry registry) {
@@ -143,17 +156,44 @@ public final class RecourseMeters {
     }
 
     /**
+     * Adds the rule ids of a loaded catalogue (its rules and fallbacks) to the values a decision's
+     * {@code rule_id} may take (compared in lower case). Called with the closed set known at start,
+     * never with a value from input.
+     */
+    public void allowRuleIds(java.util.Collection<String> ruleIds) {
+        synchronized (decisionRuleIdSet) {
+            for (String id : ruleIds) {
+                decisionRuleIdSet.add(id.strip().toLowerCase(java.util.Locale.ROOT));
+            }
+            decisionRuleIds = new BoundedTag(decisionRuleIdSet, 0);
+        }
+    }
+
+    /**
+     * Counts one owner decision on a failed turn without its turn ({@code agent_type},
+     * {@code provider} and {@code rule_id} read {@code none}).
+     */
+    public void policyDecision(Context context, Code code, String result) {
+        policyDecision(context, code, result, null, null);
+    }
+
+    /**
      * Counts one owner decision on a failed turn.
      *
      * @param code   the failed turn's code, or {@code null} when it had none (tag {@code none})
      * @param result the decision's disposition or status in the owner's wire words
+     * @param turn   the failed turn's context ({@code agent_type}, {@code provider}; allow-listed), or {@code null}
+     * @param ruleId the rule of its classification (allow-listed: the catalogue's and the fallbacks'), or {@code null}
      */
-    public void policyDecision(Context context, Code code, String result) {
+    public void policyDecision(Context context, Code code, String result, TurnContext turn, String ruleId) {
         Counter.builder(POLICY_DECISIONS)
-                .description("owner decisions on failed turns, by execution context, code and result")
+                .description("owner decisions on failed turns, by execution context, code, result, agent type, provider and rule")
                 .tag("context", context.wire())
                 .tag("code", code == null ? BoundedTag.NONE : code.wire())
                 .tag("result", results.of(result))
+                .tag("agent_type", agentTypes.of(turn == null ? null : turn.agentType()))
+                .tag("provider", providers.of(turn == null ? null : turn.providerId()))
+                .tag("rule_id", decisionRuleIds.of(ruleId))
                 .register(registry)
                 .increment();
     }

@@ -89,6 +89,8 @@ public final class InteractiveAvro {
                 .setRuleId(s.ruleId())
                 .setReason(wire(s.reason()))
                 .setUpdatedAt(s.updatedAt())
+                .setResetAt(s.resetAt())
+                .setRemediation(wire(s.remediation()))
                 .build();
     }
 
@@ -99,7 +101,8 @@ public final class InteractiveAvro {
                 s.getClass$() == null ? null : WireName.parse(io.recourse.taxonomy.ErrorClass.class, s.getClass$()),
                 io.recourse.interactive.Disposition.fromWire(s.getDisposition()), s.getAttempt(), s.getMaxAttempts(),
                 s.getRetryAt(), s.getProviderLabel(), s.getModelLabel(), s.getRuleId(),
-                s.getReason() == null ? null : RecoveryReason.fromWire(s.getReason()), s.getUpdatedAt());
+                s.getReason() == null ? null : RecoveryReason.fromWire(s.getReason()), s.getUpdatedAt(),
+                s.getResetAt(), s.getRemediation() == null ? null : io.recourse.interactive.Remediation.fromWire(s.getRemediation()));
     }
 
     // ------------------------------------------------------------------ session store
@@ -136,6 +139,7 @@ public final class InteractiveAvro {
                         .setExecutionProfileId(c.executionProfileId())
                         .setModelId(c.modelId())
                         .build())
+                .setResetAt(s.resetAt())
                 .build();
     }
 
@@ -151,7 +155,7 @@ public final class InteractiveAvro {
                 v.getReason() == null ? null : RecoveryReason.fromWire(v.getReason()),
                 v.getCode() == null ? null : Code.fromWire(v.getCode()), v.getRuleId(), v.getProviderId(),
                 v.getModelId(), v.getStartedGeneration(), v.getStartedPromptDigest(), v.getStartedTurnConfigDigest(),
-                chain);
+                chain, v.getResetAt());
     }
 
     // ------------------------------------------------------------------ repartitioned inputs

@@ -183,7 +183,8 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
         for (RunState state : d.runStates()) {
             if (runId.equals(state.runId())) {
                 options.meters().policyDecision(RecourseMeters.Context.OFFICE,
-                        o.classification() == null ? state.code() : o.classification().code(), result(state, d));
+                        o.classification() == null ? state.code() : o.classification().code(), result(state, d),
+                        o.context(), o.classification() == null ? null : o.classification().ruleId());
                 if (STALE_EVIDENCE.equals(state.reason())) {
                     options.meters().staleEvidence(RecourseMeters.Context.OFFICE);
                 }

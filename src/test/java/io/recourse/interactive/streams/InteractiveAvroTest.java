@@ -50,11 +50,43 @@ public class InteractiveAvroTest {
     }
 
     @Test
+    public void a_quota_reset_and_its_remediation_round_trip_and_a_v1_record_reads_without_them() throws Exception {
+        RecoveryState state = new RecoveryState("s1", 4, RecoveryStatus.MANUAL, Code.QUOTA_LIMITED, ErrorClass.HARD,
+                Disposition.MANUAL, 0, 5, null, "anthropic", "claude", "rule.q.v1", RecoveryReason.USER_ACTION_REQUIRED, AT,
+                AT.plusSeconds(3600), io.recourse.interactive.Remediation.WAIT_FOR_RESET);
+        AvroSerde<io.recourse.avro.RecoveryState> serde = AvroSerde.of(io.recourse.avro.RecoveryState.class);
+
+        io.recourse.avro.RecoveryState avro = InteractiveAvro.toAvro(state);
+        assertThat(avro.get("remediation")).isEqualTo("wait_for_reset");
+        assertThat(InteractiveAvro.fromAvro(serde.decode(serde.encode(avro)))).isEqualTo(state);
+
+        // a record written by the previous release (schemas/history/RecoveryState.v1.avsc) still reads
+        Schema v1;
+        try (var in = getClass().getClassLoader().getResourceAsStream("schemas/history/RecoveryState.v1.avsc")) {
+            v1 = new Schema.Parser().parse(in);
+        }
+        org.apache.avro.generic.GenericRecord old = new org.apache.avro.generic.GenericData.Record(v1);
+        for (Schema.Field f : v1.getFields()) {
+            old.put(f.name(), avro.get(f.name()) instanceof java.time.Instant i ? i.toEpochMilli() : avro.get(f.name()));
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(bytes, null);
+        new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(v1).write(old, enc);
+        enc.flush();
+        io.recourse.avro.RecoveryState read = new org.apache.avro.specific.SpecificDatumReader<io.recourse.avro.RecoveryState>(
+                v1, io.recourse.avro.RecoveryState.getClassSchema())
+                .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        assertThat(read.getResetAt()).isNull();
+        assertThat(read.getRemediation()).isNull();
+        assertThat(read.getRuleId()).isEqualTo("rule.q.v1");
+    }
+
+    @Test
     public void a_session_state_with_a_chain_round_trips_through_the_store_serde() {
         SessionState state = new SessionState("s1", 3, 2, AT, RecoveryStatus.DISPATCHING, null, Code.MODEL_CAPACITY,
                 "rule.z.v1", "anthropic", "claude", 3, "p3", "c3",
                 new SessionState.Chain(1, 2, 2, "cmd-2", AT, AT.plusSeconds(1), AT.plusSeconds(31), null, "p1", "c1",
-                        "agent-7", "exec-3", "claude"));
+                        "agent-7", "exec-3", "claude"), AT.plusSeconds(7200));
         AvroSerde<SessionStateValue> serde = AvroSerde.of(SessionStateValue.class);
 
         assertThat(InteractiveAvro.fromAvro(serde.decode(serde.encode(InteractiveAvro.toAvro(state))))).isEqualTo(state);
@@ -87,6 +119,6 @@ public class InteractiveAvroTest {
                 "retry_at", "issued_at", "expires_at");
         assertThat(state.getFields()).extracting(Schema.Field::name).containsExactly("session_id", "generation",
                 "status", "code", "class", "disposition", "attempt", "max_attempts", "retry_at", "provider_label",
-                "model_label", "rule_id", "reason", "updated_at");
+                "model_label", "rule_id", "reason", "updated_at", "reset_at", "remediation");
     }
 }
