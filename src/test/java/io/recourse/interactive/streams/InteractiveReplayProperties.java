@@ -20,7 +20,7 @@ import io.recourse.interactive.SessionControl;
 import io.recourse.interactive.SessionState;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerFired;
-import io.recourse.interactive.TimerKey;
+import io.recourse.kit.TimeIndexKey;
 import io.recourse.interactive.Turns;
 import io.recourse.evidence.Outcome;
 import io.recourse.taxonomy.AckStatus;
@@ -136,12 +136,12 @@ public class InteractiveReplayProperties {
         void rebuildFromStores() {
             Map<String, SessionState> restored = new HashMap<>();
             states.forEach((s, st) -> restored.put(s, InteractiveAvro.fromAvro(InteractiveAvro.toAvro(st))));
-            TreeMap<byte[], Boolean> index = new TreeMap<>(TimerKey.ORDER);
-            timers.forEach(e -> index.put(TimerKey.encode(e), true));
+            TreeMap<byte[], Boolean> index = new TreeMap<>(TimeIndexKey.ORDER);
+            timers.forEach(e -> index.put(e.key(), true));
             states.clear();
             states.putAll(restored);
             timers.clear();
-            index.keySet().forEach(k -> timers.add(TimerKey.decode(k)));
+            index.keySet().forEach(k -> timers.add(TimerEntry.fromKey(k)));
         }
 
         /**
