@@ -18,11 +18,13 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,18 +58,23 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code GET /sessions/{id}/recovery} — the interactive owner's state of a session and what it waits for;</li>
  *   <li>{@code GET /workspaces/{id}/provider-health} — every scope's health (state, ladder step, {@code retry_at}) and cooldowns;</li>
- *   <li>{@code GET /workspaces/{id}/runs}, {@code GET /workspaces/{id}/parked-runs}, {@code GET /runs/{id}} — route state,
- *       attempts, parked status, next wake;</li>
+ *   <li>{@code GET /workspaces/{id}/runs}, {@code GET /workspaces/{id}/parked-runs},
+ *       {@code GET /workspaces/{id}/runs/{run_id}} (= {@code GET /runs/{run_id}?workspace_id={id}}) — route state,
+ *       attempts, parked status, next wake; the run store is keyed by workspace, so one run is answered by
+ *       its key. {@code GET /runs/{run_id}} without the workspace looks at most
+ *       {@link StateQueries#MAX_RUN_SCAN} entries per instance and says so ({@value #SCAN_LIMIT}) when it
+ *       stopped there;</li>
  *   <li>{@code GET /overview} — what the status page shows, gathered from every instance;</li>
  *   <li>{@code GET /openapi.json}, {@code GET /health/live}, {@code GET /health/ready}, {@code GET /metrics}
  *       (Prometheus text), {@code GET /} (the status page).</li>
  * </ul>
  * A keyed query is answered by the instance whose active task owns the key
  * ({@link KafkaStreams#queryMetadataForKey}, hosts named by {@code application.server}); another
- * instance forwards it there (one hop, marked by {@value #FORWARDED}). {@code /runs/{id}} and
- * {@code /overview} ask every instance. While Kafka Streams is not RUNNING or a store restores, queries
+ * instance forwards it there (one hop, marked by {@value #FORWARDED}). {@code /runs/{id}} without
+ * {@code workspace_id} and {@code /overview} ask every instance. While Kafka Streams is not RUNNING or a store restores, queries
  * answer {@code 503} with {@code {"error":"unavailable","reason":…}} and {@code Retry-After}; an unknown
- * key {@code 404}; a path id that is no valid id ({@code ingress.InputBounds}) {@code 400}. Ids never
+ * key {@code 404}; a path id that is no valid percent-encoded UTF-8 or no valid id
+ * ({@code ingress.InputBounds}) {@code 400} with the same JSON body. Ids never
  * reach the log.
  */
 public final class RecourseHttp implements AutoCloseable {
@@ -82,6 +89,9 @@ public final class RecourseHttp implements AutoCloseable {
     private static final Pattern SESSION = Pattern.compile("/sessions/([^/]+)/recovery");
     private static final Pattern WORKSPACE = Pattern.compile("/workspaces/([^/]+)/(provider-health|runs|parked-runs)");
     private static final Pattern RUN = Pattern.compile("/runs/([^/]+)");
+    private static final Pattern WORKSPACE_RUN = Pattern.compile("/workspaces/([^/]+)/runs/([^/]+)");
+    /** The 404 reason when a run looked up without its workspace was not among the entries looked at. */
+    static final String SCAN_LIMIT = "not_in_first_entries_pass_workspace_id";
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Gauge of the scopes per provider-health state ({@code recourse_provider_health_scopes{state}}). */
     public static final String PROVIDER_HEALTH_SCOPES = "recourse.provider.health.scopes";
@@ -102,7 +112,7 @@ public final class RecourseHttp implements AutoCloseable {
     private final ExecutorService executor;
     private final HttpClient client;
 
-    private RecourseHttp(Supplier<KafkaStreams> streams, PrometheusMeterRegistry registry, IntSupplier restoring,
+    RecourseHttp(Supplier<KafkaStreams> streams, PrometheusMeterRegistry registry, IntSupplier restoring,
                          Supplier<Instant> clock, HostInfo self, String host, int port) {
         this.streams = streams;
         this.clock = clock;
@@ -211,7 +221,8 @@ public final class RecourseHttp implements AutoCloseable {
                 a = Answer.error(405, "method_not_allowed", null);
             } else {
                 try {
-                    a = answer(exchange.getRequestURI().getRawPath(), exchange.getRequestHeaders().containsKey(FORWARDED));
+                    a = answer(exchange.getRequestURI().getRawPath(), exchange.getRequestURI().getRawQuery(),
+                            exchange.getRequestHeaders().containsKey(FORWARDED));
                 } catch (InvalidStateStoreException e) {
                     a = Answer.unavailable("store_unavailable");
                 } catch (RuntimeException e) { // never let a handler die: the JDK server would answer nothing
@@ -235,6 +246,11 @@ public final class RecourseHttp implements AutoCloseable {
     }
 
     Answer answer(String rawPath, boolean forwarded) {
+        return answer(rawPath, null, forwarded);
+    }
+
+    /** The answer to {@code GET rawPath?rawQuery} ({@code rawQuery} may be {@code null}). */
+    Answer answer(String rawPath, String rawQuery, boolean forwarded) {
         switch (rawPath) {
             case "/", "/index.html":
                 return resource("http/index.html", "text/html; charset=utf-8");
@@ -255,14 +271,24 @@ public final class RecourseHttp implements AutoCloseable {
         }
         Matcher m = SESSION.matcher(rawPath);
         if (m.matches()) {
+            if (id(m.group(1)).isEmpty()) {
+                return badEncoding("session id");
+            }
             Optional<String> id = id(m.group(1)).filter(InputBounds::isSessionId);
             if (id.isEmpty()) {
                 return Answer.error(400, "bad_id", "session id " + InputBounds.SESSION_ID_RULE);
             }
             return keyed(StateQueries.SESSIONS_STORE, id.get(), rawPath, forwarded, q -> q.recovery(id.get()));
         }
+        m = WORKSPACE_RUN.matcher(rawPath);
+        if (m.matches()) {
+            return run(m.group(1), m.group(2), rawPath, forwarded);
+        }
         m = WORKSPACE.matcher(rawPath);
         if (m.matches()) {
+            if (id(m.group(1)).isEmpty()) {
+                return badEncoding("workspace id");
+            }
             Optional<String> id = id(m.group(1)).filter(InputBounds::isId);
             if (id.isEmpty()) {
                 return Answer.error(400, "bad_id", "workspace id " + InputBounds.ID_RULE);
@@ -277,6 +303,13 @@ public final class RecourseHttp implements AutoCloseable {
         }
         m = RUN.matcher(rawPath);
         if (m.matches()) {
+            Optional<String> workspace = queryParameter(rawQuery, "workspace_id");
+            if (workspace.isPresent()) {
+                return run(workspace.get(), m.group(1), rawPath + "?" + rawQuery, forwarded);
+            }
+            if (id(m.group(1)).isEmpty()) {
+                return badEncoding("run id");
+            }
             Optional<String> id = id(m.group(1)).filter(InputBounds::isId);
             if (id.isEmpty()) {
                 return Answer.error(400, "bad_id", "run id " + InputBounds.ID_RULE);
@@ -292,16 +325,58 @@ public final class RecourseHttp implements AutoCloseable {
         return o;
     }
 
-    /** A path segment decoded (UTF-8, strict), or empty when it does not decode. */
+    /**
+     * A path segment (or query value) percent-decoded as strict UTF-8, or empty when it does not
+     * decode: a malformed escape, bytes that are no UTF-8 (an encoded surrogate such as
+     * {@code %ED%A0%80}, an overlong form), or more than 3 × 4 × {@value InputBounds#MAX_ID_CHARS} characters.
+     * A {@code +} stays a plus.
+     */
     static Optional<String> id(String raw) {
         if (raw.length() > 3 * InputBounds.MAX_ID_CHARS * 4) {
             return Optional.empty();
         }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char ch = raw.charAt(i);
+            if (ch == '%') {
+                int hi = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+                int lo = hi >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
+                if (lo < 0) {
+                    return Optional.empty();
+                }
+                bytes.write(hi * 16 + lo);
+                i += 2;
+            } else if (ch < 0x80) {
+                bytes.write(ch);
+            } else {
+                return Optional.empty(); // the server hands over the raw (ASCII) path: anything else is no valid URI
+            }
+        }
         try {
-            return Optional.of(URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException e) {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString());
+        } catch (CharacterCodingException e) {
             return Optional.empty();
         }
+    }
+
+    /** The {@code 400} for an id whose percent-encoding or UTF-8 is invalid. */
+    private static Answer badEncoding(String what) {
+        return Answer.error(400, "bad_id", what + " is not valid percent-encoded UTF-8");
+    }
+
+    /** The decoded value of query parameter {@code name}, if present (the first one). */
+    static Optional<String> queryParameter(String rawQuery, String name) {
+        if (rawQuery == null || rawQuery.length() > 4 * 3 * 4 * InputBounds.MAX_ID_CHARS) {
+            return Optional.empty();
+        }
+        for (String pair : rawQuery.split("&", 16)) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.substring(0, eq).equals(name)) {
+                return Optional.of(pair.substring(eq + 1));
+            }
+        }
+        return Optional.empty();
     }
 
     private Answer resource(String name, String contentType) {
@@ -474,25 +549,48 @@ public final class RecourseHttp implements AutoCloseable {
         return out;
     }
 
+    /**
+     * One run by its store key ({@code urlencode(workspace) "/" run_id}): the owner of the workspace
+     * answers (forwarded there), no scan. {@code rawWorkspace} and {@code rawRun} are still encoded.
+     */
+    private Answer run(String rawWorkspace, String rawRun, String rawPathAndQuery, boolean forwarded) {
+        Optional<String> workspace = id(rawWorkspace);
+        Optional<String> run = id(rawRun);
+        if (workspace.isEmpty() || run.isEmpty()) {
+            return badEncoding(workspace.isEmpty() ? "workspace id" : "run id");
+        }
+        if (!InputBounds.isId(workspace.get())) {
+            return Answer.error(400, "bad_id", "workspace id " + InputBounds.ID_RULE);
+        }
+        if (!InputBounds.isId(run.get())) {
+            return Answer.error(400, "bad_id", "run id " + InputBounds.ID_RULE);
+        }
+        return keyed(StateQueries.RUNS_STORE, workspace.get(), rawPathAndQuery, forwarded,
+                q -> q.run(workspace.get(), run.get()));
+    }
+
+    /** One run without its workspace: a bounded look-up on every instance ({@link StateQueries#MAX_RUN_SCAN}). */
     private Answer run(String runId, String rawPath, boolean forwarded) {
         Optional<String> why = notReady();
         if (why.isPresent()) {
             return Answer.unavailable(why.get());
         }
         KafkaStreams s = streams.get();
-        Optional<JsonNode> local = new StateQueries(s).run(runId);
-        if (local.isPresent()) {
-            return Answer.json(200, local.get());
+        StateQueries.Lookup local = new StateQueries(s).run(runId);
+        if (local.found().isPresent()) {
+            return Answer.json(200, local.found().get());
         }
+        boolean complete = local.complete();
         if (!forwarded) {
             for (HostInfo h : others(s)) {
                 Answer a = forward(h, rawPath);
                 if (a.status() != 404) {
                     return a;
                 }
+                complete &= !new String(a.body(), StandardCharsets.UTF_8).contains(SCAN_LIMIT);
             }
         }
-        return Answer.error(404, "unknown_key", null);
+        return Answer.error(404, "unknown_key", complete ? null : SCAN_LIMIT);
     }
 
     private Answer overview(boolean forwarded) {

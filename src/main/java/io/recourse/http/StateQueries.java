@@ -191,18 +191,40 @@ final class StateQueries {
         return Optional.of(out);
     }
 
-    /** The run {@code runId} held here (any workspace), or empty. */
-    Optional<JsonNode> run(String runId) {
+    /** Most run-store entries {@link #run(String)} looks at (a bound on one request's work). */
+    static final int MAX_RUN_SCAN = 10_000;
+
+    /**
+     * A look-up that may have stopped early: the value, and whether every entry was looked at.
+     *
+     * @param found    the run's view, if found
+     * @param complete {@code false} when the look-up stopped at its bound without finding it
+     */
+    record Lookup(Optional<JsonNode> found, boolean complete) {
+    }
+
+    /** The run {@code runId} of {@code workspaceId} held here, by its store key (no scan), or empty. */
+    Optional<JsonNode> run(String workspaceId, String runId) {
+        RoutingRunValue v = this.<RoutingRunValue>store(RUNS_STORE).get(runPrefix(workspaceId) + runId);
+        return Optional.ofNullable(v).map(StateQueries::run);
+    }
+
+    /** The run {@code runId} held here (any workspace), looking at most {@value #MAX_RUN_SCAN} entries. */
+    Lookup run(String runId) {
         String suffix = "/" + runId;
+        int seen = 0;
         try (KeyValueIterator<String, RoutingRunValue> it = this.<RoutingRunValue>store(RUNS_STORE).all()) {
             while (it.hasNext()) {
+                if (++seen > MAX_RUN_SCAN) {
+                    return new Lookup(Optional.empty(), false);
+                }
                 var kv = it.next();
                 if (kv.key.endsWith(suffix) && kv.value != null && runId.equals(kv.value.getRunId())) {
-                    return Optional.of(run(kv.value));
+                    return new Lookup(Optional.of(run(kv.value)), true);
                 }
             }
         }
-        return Optional.empty();
+        return new Lookup(Optional.empty(), true);
     }
 
     /** Parked runs held here (every workspace), at most {@value #MAX_LIST}. */

@@ -22,7 +22,8 @@ public class RecourseConfigTest {
         assertThat(config.topicName(RecourseConfig.TOPIC_AGENT_FRAMES)).isEqualTo("recourse.agent-frames");
         assertThat(config.topicName(RecourseConfig.TOPIC_DLQ)).isEqualTo("recourse.dlq");
         assertThat(config.topicName(RecourseConfig.TOPIC_OFFICE_PARKED_RUNS)).isEqualTo("recourse.office.parked-runs");
-        assertThat(RecourseConfig.topicKeys()).hasSize(18);
+        assertThat(RecourseConfig.topicKeys()).as("one key per topic of DESIGN §2's table, in its order")
+                .hasSizeGreaterThanOrEqualTo(18).isEqualTo(designTopicKeys());
         assertThat(config.topicPartitions()).isEqualTo(6);
         assertThat(config.ownerPartitions()).isEqualTo(6);
         assertThat(config.processingGuarantee()).isEqualTo("exactly_once_v2");
@@ -35,6 +36,22 @@ public class RecourseConfigTest {
         assertThat(config.evidenceMaxSignalBytes()).isEqualTo(4096);
         assertThat(config.evidenceMaxTurnBytes()).isEqualTo(16384);
         assertThat(config.frameMaxBytes()).isEqualTo(262144);
+    }
+
+    /** {@code recourse.topic.<id>} for each {@code recourse.<id>} row of DESIGN §2's topic table. */
+    private static java.util.List<String> designTopicKeys() {
+        try {
+            String design = java.nio.file.Files.readString(java.nio.file.Path.of("docs/DESIGN.md"));
+            String section = design.substring(design.indexOf("## 2. Topics"), design.indexOf("## 3."));
+            java.util.List<String> keys = new java.util.ArrayList<>();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\| `recourse\\.([a-z.-]+)` \\|").matcher(section);
+            while (m.find()) {
+                keys.add("recourse.topic." + m.group(1));
+            }
+            return keys;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

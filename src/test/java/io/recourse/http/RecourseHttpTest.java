@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.avro.SessionChain;
 import io.recourse.avro.SessionStateValue;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.recourse.config.RecourseConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,35 @@ class RecourseHttpTest {
         assertThat(RecourseHttp.id("ws%2Fa+b")).hasValue("ws/a+b");
         assertThat(RecourseHttp.id("bad%zz")).isEmpty();
         assertThat(RecourseHttp.segment("a b/c")).isEqualTo("a%20b%2Fc");
+    }
+
+    @Test
+    void an_encoded_lone_surrogate_or_a_malformed_escape_is_no_id() {
+        assertThat(RecourseHttp.id("%ED%A0%80")).isEmpty(); // U+D800 in UTF-8: no valid UTF-8
+        assertThat(RecourseHttp.id("%C0%AF")).isEmpty();    // overlong '/'
+        assertThat(RecourseHttp.id("a%2")).isEmpty();
+        assertThat(RecourseHttp.id("%E2%82%AC")).hasValue("\u20ac");
+        assertThat(RecourseHttp.queryParameter("x=1&workspace_id=ws%2Fa", "workspace_id")).hasValue("ws%2Fa");
+        assertThat(RecourseHttp.queryParameter(null, "workspace_id")).isEmpty();
+    }
+
+    @Test
+    void invalid_ids_answer_400_with_the_json_body_before_any_store_is_asked() throws Exception {
+        try (RecourseHttp http = new RecourseHttp(() -> null, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> 0,
+                Instant::now, null, "127.0.0.1", 0)) {
+            for (String path : List.of("/sessions/%ED%A0%80/recovery", "/workspaces/%ED%A0%80/runs", "/runs/%ED%A0%80",
+                    "/workspaces/ws/runs/%ED%A0%80", "/runs/r1?workspace_id=%ED%A0%80")) {
+                String[] parts = path.split("\\?", 2);
+                RecourseHttp.Answer a = http.answer(parts[0], parts.length > 1 ? parts[1] : null, false);
+                assertThat(a.status()).as(path).isEqualTo(400);
+                JsonNode body = new ObjectMapper().readTree(a.body());
+                assertThat(body.get("error").asText()).isEqualTo("bad_id");
+                assertThat(body.get("reason").asText()).contains("not valid percent-encoded UTF-8");
+            }
+            // a valid id while Streams is not started: unavailable, not a bad request
+            assertThat(http.answer("/workspaces/ws/runs/r1", null, false).status()).isEqualTo(503);
+            assertThat(http.answer("/runs/r1", "workspace_id=ws", false).status()).isEqualTo(503);
+        }
     }
 
     @Test
@@ -59,6 +92,6 @@ class RecourseHttpTest {
         assertThat(doc.get("openapi").asText()).startsWith("3.");
         assertThat(doc.get("paths").fieldNames()).toIterable().contains("/sessions/{session_id}/recovery",
                 "/workspaces/{workspace_id}/provider-health", "/workspaces/{workspace_id}/runs",
-                "/workspaces/{workspace_id}/parked-runs", "/runs/{run_id}", "/health/ready", "/metrics");
+                "/workspaces/{workspace_id}/parked-runs", "/runs/{run_id}", "/workspaces/{workspace_id}/runs/{run_id}", "/health/ready", "/metrics");
     }
 }

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -69,8 +70,15 @@ class TwoInstancesIT {
                 HttpResponse<String> fromB = get(baseB + "/workspaces/" + ws + "/runs");
                 assertThat(fromB.statusCode()).isEqualTo(200);
                 assertThat(JSON.readTree(fromB.body())).isEqualTo(JSON.readTree(fromA.body()));
-                assertThat(JSON.readTree(get(baseA + "/runs/run-two").body()))
-                        .isEqualTo(JSON.readTree(get(baseB + "/runs/run-two").body()));
+                JsonNode run = JSON.readTree(get(baseA + "/runs/run-two").body());
+                assertThat(run.get("run_id").asText()).isEqualTo("run-two");
+                assertThat(JSON.readTree(get(baseB + "/runs/run-two").body())).isEqualTo(run);
+                // by the store's key: the workspace's owner answers, the other forwards there
+                for (String base : List.of(baseA, baseB)) {
+                    assertThat(JSON.readTree(get(base + "/workspaces/" + ws + "/runs/run-two").body())).isEqualTo(run);
+                    assertThat(JSON.readTree(get(base + "/runs/run-two?workspace_id=" + ws).body())).isEqualTo(run);
+                    assertThat(get(base + "/workspaces/" + ws + "/runs/no-such-run").statusCode()).isEqualTo(404);
+                }
                 assertThat(get(baseA + "/sessions/nobody/recovery").statusCode()).isEqualTo(404);
                 assertThat(get(baseB + "/sessions/nobody/recovery").statusCode()).isEqualTo(404);
                 assertThat(JSON.readTree(get(baseA + "/overview").body()).get("instances").asInt()).isEqualTo(2);
