@@ -3,6 +3,7 @@ package io.recourse.interactive;
 import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.interactive.SessionState.Chain;
+import io.recourse.taxonomy.Remediation;
 import io.recourse.taxonomy.Classification;
 import io.recourse.taxonomy.Code;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.recourse.interactive;
 
+import io.recourse.taxonomy.Remediation;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.ErrorClass;
 import java.time.Instant;

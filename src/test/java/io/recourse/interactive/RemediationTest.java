@@ -6,6 +6,7 @@ import io.recourse.evidence.TurnContext;
 import io.recourse.taxonomy.Classification;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.Confidence;
+import io.recourse.taxonomy.Remediation;
 import io.recourse.taxonomy.ErrorClass;
 import io.recourse.taxonomy.Scope;
 import java.time.Instant;

@@ -102,7 +102,7 @@ public final class InteractiveAvro {
                 io.recourse.interactive.Disposition.fromWire(s.getDisposition()), s.getAttempt(), s.getMaxAttempts(),
                 s.getRetryAt(), s.getProviderLabel(), s.getModelLabel(), s.getRuleId(),
                 s.getReason() == null ? null : RecoveryReason.fromWire(s.getReason()), s.getUpdatedAt(),
-                s.getResetAt(), s.getRemediation() == null ? null : io.recourse.interactive.Remediation.fromWire(s.getRemediation()));
+                s.getResetAt(), s.getRemediation() == null ? null : io.recourse.taxonomy.Remediation.fromWire(s.getRemediation()));
     }
 
     // ------------------------------------------------------------------ session store

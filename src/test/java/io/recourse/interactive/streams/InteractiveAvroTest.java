@@ -53,7 +53,7 @@ public class InteractiveAvroTest {
     public void a_quota_reset_and_its_remediation_round_trip_and_a_v1_record_reads_without_them() throws Exception {
         RecoveryState state = new RecoveryState("s1", 4, RecoveryStatus.MANUAL, Code.QUOTA_LIMITED, ErrorClass.HARD,
                 Disposition.MANUAL, 0, 5, null, "anthropic", "claude", "rule.q.v1", RecoveryReason.USER_ACTION_REQUIRED, AT,
-                AT.plusSeconds(3600), io.recourse.interactive.Remediation.WAIT_FOR_RESET);
+                AT.plusSeconds(3600), io.recourse.taxonomy.Remediation.WAIT_FOR_RESET);
         AvroSerde<io.recourse.avro.RecoveryState> serde = AvroSerde.of(io.recourse.avro.RecoveryState.class);
 
         io.recourse.avro.RecoveryState avro = InteractiveAvro.toAvro(state);

@@ -1,9 +1,7 @@
-package io.recourse.interactive;
+package io.recourse.taxonomy;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.recourse.taxonomy.Code;
-import io.recourse.taxonomy.WireName;
 
 /**
  * What the user can do about a hard failure Recourse never retries (DESIGN §6.5, RecoveryState
@@ -22,23 +20,12 @@ public enum Remediation implements WireName {
     WAIT_FOR_RESET, RECONNECT, CHANGE_PLAN, CONFIGURE;
 
     /**
-     * The remediation of {@code code}: one for every hard code, {@code null} for every other code
-     * (transient ones are retried, outside and unclassified ones are not provider policy) and for
-     * {@code null}. An exhaustive switch: a new code does not compile without a decision.
+     * The remediation of {@code code} ({@link Code#remediation()}): one for every hard code,
+     * {@code null} for every other code (transient ones are retried, outside and unclassified ones
+     * are not provider policy) and for {@code null}.
      */
     public static Remediation of(Code code) {
-        if (code == null) {
-            return null;
-        }
-        return switch (code) {
-            case QUOTA_LIMITED -> WAIT_FOR_RESET;
-            case AUTH_REQUIRED, MISSING_CREDENTIALS -> RECONNECT;
-            case SUBSCRIPTION_REQUIRED -> CHANGE_PLAN;
-            case MODEL_UNAVAILABLE, PROVIDER_NOT_CONFIGURED -> CONFIGURE;
-            case NETWORK_UNAVAILABLE, PROVIDER_OVERLOADED, PROVIDER_UNAVAILABLE, MODEL_CAPACITY, AGENT_TRANSPORT_LOST,
-                    RATE_LIMITED, PERMISSION_DENIED_BY_USER, TASK_ERROR, REPO_ERROR, CONTEXT_WINDOW_EXCEEDED,
-                    RESUME_CORRUPTED, INVALID_REQUEST, UNKNOWN_PROVIDER_ERROR, AGENT_RUNTIME_ERROR -> null;
-        };
+        return code == null ? null : code.remediation();
     }
 
     @JsonValue
