@@ -162,6 +162,26 @@ public class ObservedCorpusTest {
     }
 
     @Test
+    void aRoundFourCaseComesFromAReportNoEarlierRoundUses() {
+        java.util.Set<String> earlier = new java.util.HashSet<>();
+        for (Line l : LINES) {
+            JsonNode n = tree(l);
+            if (n != null && !l.file().startsWith("round4-")) {
+                earlier.add(n.path("source_report").asText());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Line l : LINES) {
+            JsonNode n = tree(l);
+            if (n != null && l.file().startsWith("round4-") && earlier.contains(n.path("source_report").asText())) {
+                problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
+                        + " is already in an earlier round");
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
     public void expectedClassIsTheClassOfTheCodeAndNegativesHaveNone() {
         List<String> problems = new ArrayList<>();
         for (Line l : LINES) {
