@@ -6,8 +6,6 @@ import io.recourse.config.TopicSpec;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.kit.Topics;
 import io.recourse.topology.RecourseTopology;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -41,10 +39,9 @@ import org.slf4j.LoggerFactory;
  * that shuts the client down (exit non-zero) when a stream thread dies. Metrics (DESIGN §10,
  * {@link RecourseMetrics}): the topology records into the runner's Prometheus registry, which also
  * binds Kafka Streams' client metrics. The instance's endpoint is the one given to
- * {@link #withEndpoint} (the CLI's {@code run} and {@code demo} give the HTTP server of
- * {@code io.recourse.http}); without one the runner serves the metrics-only endpoint
- * ({@code /metrics}, {@code /healthz}) on {@code recourse.metrics.port} (default 9464, {@code 0} a
- * free port, {@code -1} off). Restoration progress is logged ({@link RestoreProgress}), dead letters are
+ * {@link #withEndpoint}: the CLI's {@code run} and {@code demo} give the HTTP server of
+ * {@code io.recourse.http}, the one server of an instance ({@code /metrics}, {@code /healthz},
+ * {@code /health/*}, the queries); without one the runner serves no HTTP (tests, the benchmark). Restoration progress is logged ({@link RestoreProgress}), dead letters are
  * counted ({@link DeadLetterCounter}), and one activity line is logged a minute ({@link ActivityLog});
  * {@code recourse.log.level} sets Recourse's loggers. {@link #close()} stops Streams and then the broker;
  * {@link #runUntilStopped()} does so on SIGTERM/SIGINT through a shutdown hook.
@@ -105,7 +102,7 @@ public final class RecourseRunner implements AutoCloseable {
     }
 
     /**
-     * Serves {@code endpoint} instead of the metrics-only endpoint: {@link #start()} calls it once Kafka
+     * Serves {@code endpoint}, the instance's one HTTP server: {@link #start()} calls it once Kafka
      * Streams is started (before RUNNING, so readiness can say "not yet"), and {@link #close()} closes
      * what it returned. The CLI passes the HTTP server of {@code io.recourse.http}.
      *
@@ -176,8 +173,6 @@ public final class RecourseRunner implements AutoCloseable {
             streams.start();
             if (endpoint != null) {
                 endpointHandle = endpoint.apply(this);
-            } else {
-                serveMetrics();
             }
             // RUNNING once is enough: a follow-up rebalance (REBALANCING again) is normal, failing is not
             if (!running.await(RUNNING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
@@ -212,25 +207,6 @@ public final class RecourseRunner implements AutoCloseable {
         stopped.await();
         close();
         return !failed;
-    }
-
-    /**
-     * Starts the metrics endpoint on {@code recourse.metrics.host:recourse.metrics.port} unless it is
-     * off ({@code -1}). A port in use does not stop Recourse: the endpoint is then missing, which the
-     * log says (and a Prometheus scrape shows as {@code up == 0}).
-     */
-    private void serveMetrics() {
-        if (config.metricsPort().isEmpty()) {
-            LOG.info("metrics endpoint off ({}=-1)", RecourseConfig.METRICS_PORT);
-            return;
-        }
-        KafkaStreams s = streams;
-        try {
-            InetSocketAddress a = metrics.serve(config.metricsHost(), config.metricsPort().getAsInt(), s::state);
-            LOG.info("metrics on http://{}:{}/metrics", a.getAddress().getHostAddress(), a.getPort());
-        } catch (UncheckedIOException e) {
-            LOG.warn("metrics endpoint not started ({}): {}", RecourseConfig.METRICS_PORT, e.getMessage());
-        }
     }
 
     /**

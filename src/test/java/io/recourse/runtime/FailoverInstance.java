@@ -54,7 +54,7 @@ public final class FailoverInstance {
     /** {@code FailoverInstance <recourse.properties>}: runs until SIGTERM (exit 0) or a failure (exit 1). */
     public static void main(String[] args) throws Exception {
         RecourseConfig config = RecourseConfig.load(Path.of(args[0]), Map.of());
-        boolean clean = new RecourseRunner(config, FailoverInstance::topology).runUntilStopped();
+        boolean clean = new RecourseRunner(config, FailoverInstance::topology).withEndpoint(io.recourse.http.RecourseHttp::start).runUntilStopped();
         System.exit(clean ? 0 : 1);
     }
 }

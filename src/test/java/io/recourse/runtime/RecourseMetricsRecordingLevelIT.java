@@ -76,7 +76,11 @@ class RecourseMetricsRecordingLevelIT {
         RecourseConfig config = RecourseConfig.of(settings);
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-        try (RecourseRunner runner = new RecourseRunner(config).start();
+        java.util.concurrent.atomic.AtomicReference<io.recourse.http.RecourseHttp> server = new java.util.concurrent.atomic.AtomicReference<>();
+        try (RecourseRunner runner = new RecourseRunner(config).withEndpoint(r -> {
+                    server.set(io.recourse.http.RecourseHttp.start(r));
+                    return server.get();
+                }).start();
                 KafkaStreamsMetrics refresh = new KafkaStreamsMetrics(runner.streams());
                 KafkaProducer<byte[], byte[]> producer = producer()) {
             // when the corpus is processed (every failing turn classified)
@@ -97,7 +101,7 @@ class RecourseMetricsRecordingLevelIT {
             // on its next refresh (every 60 s)
             refresh.bindTo(runner.metrics().registry());
             // then the scrape succeeds with Kafka Streams' and Recourse's metrics
-            URI uri = URI.create("http://127.0.0.1:" + runner.metrics().address().orElseThrow().getPort() + "/metrics");
+            URI uri = URI.create("http://127.0.0.1:" + server.get().address().getPort() + "/metrics");
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
 

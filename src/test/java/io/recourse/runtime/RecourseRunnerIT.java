@@ -68,8 +68,12 @@ public class RecourseRunnerIT {
         java.net.URI metrics;
         java.net.URI health;
 
-        try (RecourseRunner runner = new RecourseRunner(config).start()) {
-            int port = runner.metrics().address().orElseThrow().getPort();
+        java.util.concurrent.atomic.AtomicReference<io.recourse.http.RecourseHttp> server = new java.util.concurrent.atomic.AtomicReference<>();
+        try (RecourseRunner runner = new RecourseRunner(config).withEndpoint(r -> {
+            server.set(io.recourse.http.RecourseHttp.start(r));
+            return server.get();
+        }).start()) {
+            int port = server.get().address().getPort();
             metrics = java.net.URI.create("http://127.0.0.1:" + port + "/metrics");
             health = java.net.URI.create("http://127.0.0.1:" + port + "/healthz");
 

@@ -105,8 +105,17 @@ public class RoutingTopologyTest {
                 RoutingDemoScenario.WORKSPACE, T0);
     }
 
+    /** A replayed script: the simulator and the topology's records per output topic. */
+    private record Replay(RoutingSimulator sim, Map<String, List<KeyValue<String, SpecificRecord>>> outputs) {
+
+        /** The values the topology wrote on {@code topic} under {@code key}, in order (a tombstone is {@code null}). */
+        List<SpecificRecord> of(String topic, String key) {
+            return outputs.get(topic).stream().filter(kv -> kv.key.equals(key)).map(kv -> kv.value).toList();
+        }
+    }
+
     /** Plays {@code script} on a simulator, replays its inputs through the topology and compares the outputs. */
-    private static RoutingSimulator replayed(Consumer<RoutingSimulator> script, RouteConfig... configs) {
+    private static Replay replay(Consumer<RoutingSimulator> script, RouteConfig... configs) {
         RoutingSimulator sim = simulator(configs);
         script.accept(sim);
         try (RoutingDriver driver = new RoutingDriver(T0, EXACT)) {
@@ -119,9 +128,14 @@ public class RoutingTopologyTest {
             for (RouteConfig c : configs) {
                 byId.put(c.dynamicProfileId(), c);
             }
-            assertSameRecords(driver.outputs(), expected(sim, byId::get));
+            Map<String, List<KeyValue<String, SpecificRecord>>> outputs = driver.outputs();
+            assertSameRecords(outputs, expected(sim, byId::get));
+            return new Replay(sim, outputs);
         }
-        return sim;
+    }
+
+    private static RoutingSimulator replayed(Consumer<RoutingSimulator> script, RouteConfig... configs) {
+        return replay(script, configs).sim();
     }
 
     @Nested
@@ -135,7 +149,7 @@ public class RoutingTopologyTest {
 
         @Test
         void theWaiterOfADeclinedCooldownOwnerIsReleasedAtOnce() {
-            RoutingSimulator sim = replayed(s -> {
+            Replay r = replay(s -> {
                 s.request("r1", RoutingDemoScenario.PROFILE);
                 s.request("r2", RoutingDemoScenario.PROFILE);
                 s.fail("r1", Code.MODEL_CAPACITY);
@@ -144,7 +158,14 @@ public class RoutingTopologyTest {
                 s.advanceTo(s.run("r1").retryAt());
                 s.ackFailed("r1", "dispatch_failed");
             }, RoutingDemoScenario.config());
-            assertThat(sim.run("r2").status()).isNotEqualTo(io.recourse.routing.RunStatus.WAITING_FOR_COOLDOWN);
+            List<SpecificRecord> r2 = r.of("run-state", "r2");
+            assertThat(r2).extracting(v -> ((io.recourse.avro.RunState) v).getStatus().toString())
+                    .contains("waiting_for_cooldown");
+            io.recourse.avro.RunState last = (io.recourse.avro.RunState) r2.get(r2.size() - 1);
+            assertThat(last.getStatus()).as("released when r1's ack failed").isNotEqualTo("waiting_for_cooldown");
+            assertThat(last.getReason()).isEqualTo("cooldown_owner_declined");
+            assertThat(r.of("route-commands", "r1")).extracting(v -> ((RouteCommand) v).getReason())
+                    .last().isEqualTo("dispatch_failed");
         }
 
         @Test
@@ -161,11 +182,15 @@ public class RoutingTopologyTest {
 
         @Test
         void anUnconfirmedDispatchTimesOutAndDeclinesAsInTheSimulator() {
-            replayed(s -> {
+            Replay r = replay(s -> {
                 s.silence("r1");
                 s.request("r1", RoutingDemoScenario.PROFILE);
                 s.advance(Duration.ofSeconds(45));
             }, RoutingDemoScenario.config());
+            assertThat(r.of("route-commands", "r1")).extracting(v -> (RouteCommand) v)
+                    .extracting(RouteCommand::getAction, RouteCommand::getReason, RouteCommand::getIssuedAt)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("launch", "launch", T0),
+                            org.assertj.core.groups.Tuple.tuple("decline", "dispatch_unconfirmed", T0.plusSeconds(30)));
         }
 
         @Test
@@ -201,18 +226,28 @@ public class RoutingTopologyTest {
 
         @Test
         void aRequestForAProfileWithoutDocumentIsDeclinedAsInTheSimulator() {
-            replayed(s -> s.request("r1", "unknown-profile"), RoutingDemoScenario.config());
+            Replay r = replay(s -> s.request("r1", "unknown-profile"), RoutingDemoScenario.config());
+            assertThat(r.of("route-commands", "r1")).singleElement().satisfies(v -> {
+                assertThat(((RouteCommand) v).getAction()).isEqualTo("decline");
+                assertThat(((RouteCommand) v).getReason()).isEqualTo("no_route_config");
+            });
         }
 
         @Test
         void parkedRunsWakeAtTheQuotaResetAsInTheSimulatorWithFallbackDisabled() {
-            replayed(s -> {
+            Instant reset = T0.plusSeconds(90);
+            Replay r = replay(s -> {
                 s.request("r1", RoutingDemoScenario.PROFILE);
-                Instant reset = s.now().plusSeconds(90);
                 s.fail("r1", RoutingSimulator.classification(Code.QUOTA_LIMITED,
                         io.recourse.taxonomy.Confidence.HIGH, null, reset), false, false);
                 s.advanceTo(reset.plusSeconds(5));
             }, RoutingDemoScenario.config().withFallbackEnabled(false));
+            List<SpecificRecord> parked = r.of("parked-runs", "r1");
+            assertThat(parked).hasSize(2);
+            assertThat(((io.recourse.avro.ParkedRun) parked.get(0)).getWakeAt()).isEqualTo(reset);
+            assertThat(parked.get(1)).as("a tombstone on the wake").isNull();
+            assertThat(r.of("route-commands", "r1")).extracting(v -> ((RouteCommand) v).getIssuedAt())
+                    .containsExactly(T0, reset);
         }
     }
 
