@@ -10,6 +10,8 @@ import io.recourse.avro.SessionChain;
 import io.recourse.avro.SessionStateValue;
 import io.recourse.ingress.InputBounds;
 import io.recourse.kit.AvroJson;
+import io.recourse.taxonomy.Code;
+import io.recourse.taxonomy.Remediation;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -92,6 +94,9 @@ final class StateQueries {
         o.put("generation", v.getHighestGeneration());
         o.put("last_outcome_generation", v.getLastOutcomeGeneration());
         o.put("last_event_at", instant(v.getLastEventAt()));
+        o.put("reset_at", instant(v.getResetAt()));
+        Remediation remediation = remediation(v.getCode());
+        o.put("remediation", remediation == null ? null : remediation.wire());
         SessionChain c = v.getChain();
         if (c == null) {
             o.putNull("chain");
@@ -112,6 +117,18 @@ final class StateQueries {
             default -> null;
         });
         return o;
+    }
+
+    /** What the user can do about the stored code (DESIGN §6.5); {@code null} for a code without one or an unknown one. */
+    static Remediation remediation(String code) {
+        if (code == null) {
+            return null;
+        }
+        try {
+            return Remediation.of(Code.fromWire(code));
+        } catch (IllegalArgumentException unknown) {
+            return null;
+        }
     }
 
     /** What the interactive owner waits for in {@code status}: a closed vocabulary. */
