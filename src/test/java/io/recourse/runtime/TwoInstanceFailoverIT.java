@@ -1,7 +1,9 @@
 package io.recourse.runtime;
 
+import static io.recourse.runtime.RestartSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recourse.runtime.RestartSupport.CommittedReader;
 import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RunState;
 import io.recourse.config.RecourseConfig;
@@ -53,16 +55,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
@@ -202,13 +200,13 @@ public class TwoInstanceFailoverIT {
         String wsOnSurvivor = keyOn(officeSurvivor, "ws-");
         String wsOnDoomed = keyOn(1 - officeSurvivor, "ws-");
 
-        CommittedReader<io.recourse.avro.RetryCommand> retryCommands = track(new CommittedReader<>(
+        CommittedReader<io.recourse.avro.RetryCommand> retryCommands = track(new CommittedReader<>(broker.bootstrapServers(), 
                 topics.kanbanRetryCommands().name(), AvroSerde.of(io.recourse.avro.RetryCommand.class)));
-        CommittedReader<io.recourse.avro.RecoveryState> recoveryStates = track(new CommittedReader<>(
+        CommittedReader<io.recourse.avro.RecoveryState> recoveryStates = track(new CommittedReader<>(broker.bootstrapServers(), 
                 topics.kanbanRecoveryState().name(), AvroSerde.of(io.recourse.avro.RecoveryState.class)));
-        CommittedReader<RouteCommand> routeCommands = track(new CommittedReader<>(topics.officeRouteCommands().name(),
+        CommittedReader<RouteCommand> routeCommands = track(new CommittedReader<>(broker.bootstrapServers(), topics.officeRouteCommands().name(),
                 topics.officeRouteCommands().valueSerde().deserializer()));
-        CommittedReader<RunState> runStates = track(new CommittedReader<>(topics.officeRunState().name(),
+        CommittedReader<RunState> runStates = track(new CommittedReader<>(broker.bootstrapServers(), topics.officeRunState().name(),
                 topics.officeRunState().valueSerde().deserializer()));
         routeConfig(RETRYING);
         routeConfig(SINGLE);
@@ -439,42 +437,8 @@ public class TwoInstanceFailoverIT {
         }
     }
 
-    /** Awaitility on the test thread: the consumers are used from one thread only. */
-    private static org.awaitility.core.ConditionFactory await() {
-        return org.awaitility.Awaitility.await().pollInSameThread().pollInterval(Duration.ofMillis(100));
-    }
-
     private <T extends AutoCloseable> T track(T closeable) {
         open.add(closeable);
         return closeable;
-    }
-
-    /** A {@code read_committed} consumer of every partition of one topic, from the beginning. */
-    private final class CommittedReader<V> implements AutoCloseable {
-
-        private final KafkaConsumer<String, V> consumer;
-        private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
-
-        CommittedReader(String topic, Deserializer<V> values) {
-            consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), values);
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        /** Polls once; returns every record read so far. */
-        List<ConsumerRecord<String, V>> poll() {
-            consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-            return records;
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
-        }
     }
 }

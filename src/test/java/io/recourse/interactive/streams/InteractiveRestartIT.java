@@ -1,10 +1,12 @@
 package io.recourse.interactive.streams;
 
+import static io.recourse.runtime.RestartSupport.await;
 import static io.recourse.evidence.streams.SessionEvents.failed;
 import static io.recourse.evidence.streams.SessionEvents.started;
 import static io.recourse.evidence.streams.SessionEvents.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recourse.runtime.RestartSupport.CommittedReader;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.SessionEvent;
 import io.recourse.evidence.TurnContext;
@@ -34,16 +36,11 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -125,9 +122,9 @@ public class InteractiveRestartIT {
         // given: run 1 — A-sessions scheduled (~12 s), B-sessions scheduled by a 40 s rate-limit hint,
         // D1 dispatching (retry_now, no ack will ever come)
         RecourseRunner run1 = track(new RecourseRunner(config, topology)).start();
-        CommittedReader<io.recourse.avro.RetryCommand> commands = track(new CommittedReader<>(
+        CommittedReader<io.recourse.avro.RetryCommand> commands = track(new CommittedReader<>(broker.bootstrapServers(), 
                 topics.kanbanRetryCommands().name(), AvroSerde.of(io.recourse.avro.RetryCommand.class)));
-        CommittedReader<io.recourse.avro.RecoveryState> states = track(new CommittedReader<>(
+        CommittedReader<io.recourse.avro.RecoveryState> states = track(new CommittedReader<>(broker.bootstrapServers(), 
                 topics.kanbanRecoveryState().name(), AvroSerde.of(io.recourse.avro.RecoveryState.class)));
         Instant t0 = Instant.now();
         for (String s : List.of("A1", "A2")) {
@@ -150,14 +147,14 @@ public class InteractiveRestartIT {
 
         // when: stopped while scheduled / dispatching, and started again on the same state dir
         run1.close();
-        await().atMost(WAIT).until(() -> !commands.poll().isEmpty());
-        assertThat(commands.poll()).as("only D1 was commanded in run 1").extracting(RetryCommand::sessionId)
+        await().atMost(WAIT).until(() -> !retryCommands(commands).isEmpty());
+        assertThat(retryCommands(commands)).as("only D1 was commanded in run 1").extracting(RetryCommand::sessionId)
                 .containsExactly("D1");
         RecourseRunner run2 = track(new RecourseRunner(config, topology)).start();
         Instant run2Running = Instant.now();
 
         // then: the A retries fire once, and D1 becomes manual (dispatch_unconfirmed)
-        await().atMost(WAIT).untilAsserted(() -> assertThat(commands.poll()).extracting(RetryCommand::sessionId)
+        await().atMost(WAIT).untilAsserted(() -> assertThat(retryCommands(commands)).extracting(RetryCommand::sessionId)
                 .contains("A1", "A2"));
         awaitStatus(states, "D1", RecoveryStatus.MANUAL);
         assertThat(latest(states, "D1").reason()).isEqualTo(RecoveryReason.DISPATCH_UNCONFIRMED);
@@ -176,7 +173,7 @@ public class InteractiveRestartIT {
                 topology)).start();
         Instant run3Running = Instant.now();
         try {
-            await().atMost(WAIT).untilAsserted(() -> assertThat(commands.poll()).extracting(RetryCommand::sessionId)
+            await().atMost(WAIT).untilAsserted(() -> assertThat(retryCommands(commands)).extracting(RetryCommand::sessionId)
                     .contains("B1", "B2"));
             awaitStatus(states, "D2", RecoveryStatus.MANUAL);
             assertThat(latest(states, "D2").reason()).isEqualTo(RecoveryReason.DISPATCH_UNCONFIRMED);
@@ -185,7 +182,7 @@ public class InteractiveRestartIT {
         }
 
         // then: one command per session, each command id once, each within the bound of its run
-        List<RetryCommand> all = commands.poll();
+        List<RetryCommand> all = retryCommands(commands);
         assertThat(all).extracting(RetryCommand::sessionId).containsExactlyInAnyOrder("A1", "A2", "B1", "B2", "D1", "D2");
         assertThat(all).extracting(RetryCommand::commandId).doesNotHaveDuplicates();
         Map<String, Instant> running = Map.of("A1", run2Running, "A2", run2Running, "B1", run3Running, "B2", run3Running);
@@ -238,9 +235,10 @@ public class InteractiveRestartIT {
         return last == null ? null : InteractiveAvro.fromAvro(last);
     }
 
-    /** Awaitility on the test thread: the consumers are used from one thread only. */
-    private static org.awaitility.core.ConditionFactory await() {
-        return org.awaitility.Awaitility.await().pollInSameThread().pollInterval(Duration.ofMillis(100));
+    /** Polls the retry commands once for up to 200 ms; returns every command read so far. */
+    private static List<RetryCommand> retryCommands(CommittedReader<io.recourse.avro.RetryCommand> commands) {
+        return commands.poll(Duration.ofMillis(200)).stream().filter(r -> r.value() != null)
+                .map(r -> InteractiveAvro.fromAvro(r.value())).toList();
     }
 
     private static Instant max(Instant a, Instant b) {
@@ -250,39 +248,5 @@ public class InteractiveRestartIT {
     private <T extends AutoCloseable> T track(T closeable) {
         open.add(closeable);
         return closeable;
-    }
-
-    /** A {@code read_committed} consumer of every partition of one topic, from the beginning. */
-    private static final class CommittedReader<V> implements AutoCloseable {
-
-        private final KafkaConsumer<String, V> consumer;
-        private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
-
-        CommittedReader(String topic, Deserializer<V> values) {
-            consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), values);
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        /** Polls once; returns every value read so far (all of them, not just the new ones). */
-        List<RetryCommand> poll() {
-            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            return records.stream().filter(r -> r.value() instanceof io.recourse.avro.RetryCommand)
-                    .map(r -> InteractiveAvro.fromAvro((io.recourse.avro.RetryCommand) r.value())).toList();
-        }
-
-        List<ConsumerRecord<String, V>> records() {
-            return records;
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
-        }
     }
 }

@@ -1,7 +1,9 @@
 package io.recourse.routing.streams;
 
+import static io.recourse.runtime.RestartSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recourse.runtime.RestartSupport.CommittedReader;
 import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RunState;
 import io.recourse.config.RecourseConfig;
@@ -34,17 +36,12 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -129,11 +126,11 @@ public class RoutingRestartIT {
 
         // given: run 1 — two runs parked until a quota reset 50 s away, one short retry pending
         RecourseRunner run1 = track(new RecourseRunner(config, topology)).start();
-        CommittedReader<RouteCommand> commands = track(new CommittedReader<>(topics.officeRouteCommands().name(),
+        CommittedReader<RouteCommand> commands = track(new CommittedReader<>(broker.bootstrapServers(), topics.officeRouteCommands().name(),
                 topics.officeRouteCommands().valueSerde().deserializer()));
-        CommittedReader<RunState> states = track(new CommittedReader<>(topics.officeRunState().name(),
+        CommittedReader<RunState> states = track(new CommittedReader<>(broker.bootstrapServers(), topics.officeRunState().name(),
                 topics.officeRunState().valueSerde().deserializer()));
-        CommittedReader<byte[]> dlq = track(new CommittedReader<>(topics.dlq().name(), new ByteArrayDeserializer()));
+        CommittedReader<byte[]> dlq = track(new CommittedReader<>(broker.bootstrapServers(), topics.dlq().name(), new ByteArrayDeserializer()));
         routeConfig(RETRYING.dynamicProfileId(), RouteConfigJson.write(RETRYING));
         routeConfig(SINGLE.dynamicProfileId(), RouteConfigJson.write(SINGLE));
         var configs = run1.streams().store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
@@ -273,42 +270,8 @@ public class RoutingRestartIT {
         return last;
     }
 
-    /** Awaitility on the test thread: the consumers are used from one thread only. */
-    private static org.awaitility.core.ConditionFactory await() {
-        return org.awaitility.Awaitility.await().pollInSameThread().pollInterval(Duration.ofMillis(100));
-    }
-
     private <T extends AutoCloseable> T track(T closeable) {
         open.add(closeable);
         return closeable;
-    }
-
-    /** A {@code read_committed} consumer of every partition of one topic, from the beginning. */
-    private static final class CommittedReader<V> implements AutoCloseable {
-
-        private final KafkaConsumer<String, V> consumer;
-        private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
-
-        CommittedReader(String topic, Deserializer<V> values) {
-            consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), values);
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        /** Polls once; returns every record read so far. */
-        List<ConsumerRecord<String, V>> poll() {
-            consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-            return records;
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
-        }
     }
 }
