@@ -355,6 +355,46 @@ public final class RegexPrefilter {
     }
 
     /**
+     * The index just after the letter or digit escape at {@code i} ({@code \s}, {@code \x22},
+     * {@code \x{…}}, a unicode or octal escape, {@code \cX}, {@code \p{…}}), so that its payload
+     * is never read as literal text; -1 for escapes not modelled (back references, quoting,
+     * named back references).
+     */
+    private static int escapeEnd(String alt, int i) {
+        char n = alt.charAt(i + 1);
+        switch (n) {
+            case 'x':
+                if (i + 2 < alt.length() && alt.charAt(i + 2) == '{') {
+                    int close = alt.indexOf('}', i + 2);
+                    return close < 0 ? -1 : close + 1;
+                }
+                return Math.min(i + 4, alt.length());
+            case 'u':
+                return Math.min(i + 6, alt.length());
+            case 'c':
+                return Math.min(i + 3, alt.length());
+            case '0': {
+                int k = i + 2;
+                while (k < alt.length() && k < i + 5 && alt.charAt(k) >= '0' && alt.charAt(k) <= '7') {
+                    k++;
+                }
+                return k;
+            }
+            case 'p', 'P', 'N': {
+                if (i + 2 < alt.length() && alt.charAt(i + 2) == '{') {
+                    int close = alt.indexOf('}', i + 2);
+                    return close < 0 ? -1 : close + 1;
+                }
+                return Math.min(i + 3, alt.length());
+            }
+            case 'Q', 'k':
+                return -1;
+            default:
+                return Character.isDigit(n) ? -1 : i + 2;
+        }
+    }
+
+    /**
      * The longest run (at least 3 characters, ASCII) of literal characters that every match of
      * {@code alt} (one alternative, no top-level {@code |}) contains: consecutive literal atoms
      * of its top-level sequence that no quantifier makes optional. Groups, classes, escapes
@@ -378,8 +418,13 @@ public final class RegexPrefilter {
                 char n = alt.charAt(i + 1);
                 if (!Character.isLetterOrDigit(n)) {
                     literal = n;
+                    next = i + 2;
+                } else {
+                    next = escapeEnd(alt, i);
+                    if (next < 0) {
+                        return null;
+                    }
                 }
-                next = i + 2;
             } else if (c == '(') {
                 int close = groupEnd(alt, i);
                 if (close < 0) {

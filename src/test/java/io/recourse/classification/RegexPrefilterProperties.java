@@ -149,6 +149,17 @@ public class RegexPrefilterProperties {
         assertThat(RegexPrefilter.requiredRun("\\d{1,3}\\s")).isNull();
     }
 
+    /** An escape's payload (the hex digits of {@code \x22}, of a unicode escape) is not literal text. */
+    @Test
+    public void aRequiredRunNeverReadsAnEscapesPayloadAsText() {
+        assertThat(RegexPrefilter.requiredRun("\\x22result\\x22\\s{0,2}:")).isEqualTo("result");
+        assertThat(RegexPrefilter.requiredRun("\\x{22}code\\x{22}")).isEqualTo("code");
+        assertThat(RegexPrefilter.requiredRun("\\u0022abc\\u0022")).isEqualTo("abc");
+        assertThat(RegexPrefilter.requiredRun("\\0101xyz")).isEqualTo("xyz");
+        assertThat(RegexPrefilter.requiredRun("\\p{L}quota")).isEqualTo("quota");
+        assertThat(RegexPrefilter.requiredRun("(a)\\1bcd")).isNull();
+    }
+
     @Test
     public void alternativesAreSplitOnlyAtTheTopLevel() {
         assertThat(RegexPrefilter.splitTopLevel("abc|d(e|f)|[|]g|h\\|i")).containsExactly("abc", "d(e|f)", "[|]g", "h\\|i");

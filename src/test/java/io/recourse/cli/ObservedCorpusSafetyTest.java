@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped catalogue's safety invariants over the whole observed corpus
- * ({@code corpus/observed/cases-*.jsonl}, and the spent {@code holdout-*.jsonl}):
+ * ({@code corpus/observed/cases-*.jsonl}, and the spent {@code holdout-*.jsonl} and {@code round3-*.jsonl}):
  * {@code recourse catalogue score --split dev|all} reports no unsafe classification (an automatic
  * retry where the truth is not transient), no silent failure (a failing turn reported completed)
  * and every look-alike negative kept completed. The accuracy figures are measurements, not
- * invariants, and are not asserted here.
+ * invariants; only round 3's are held, as a floor.
  */
 class ObservedCorpusSafetyTest {
 
@@ -46,15 +46,27 @@ class ObservedCorpusSafetyTest {
         assertSafety("all", "holdout-.*\\.jsonl", 9);
     }
 
+    /**
+     * Round 3 ({@code round3-dev.jsonl} and {@code round3-test.jsonl}): its test part was scored once
+     * (README, "catalogue score") and is development data since, so the invariants hold over both
+     * parts, and the accuracy reached on them is held as a floor (a rule change may raise it, not
+     * lower it).
+     */
+    @Test
+    void spentRoundThreeNoUnsafeNoSilentEveryNegativeKept() throws Exception {
+        assertSafety("all", "round3-.*\\.jsonl", 1, "--min-exact", "0.98", "--min-policy", "0.98");
+    }
+
     private static void assertSafety(String split) throws Exception {
         assertSafety(split, "cases-.*\\.jsonl", 9);
     }
 
-    private static void assertSafety(String split, String files, int moreThan) throws Exception {
+    private static void assertSafety(String split, String files, int moreThan, String... thresholds) throws Exception {
         URL url = ObservedCorpusSafetyTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).isNotNull();
         List<String> args = new ArrayList<>(List.of("catalogue", "score", "--split", split,
                 "--max-unsafe", "0", "--max-silent", "0", "--min-negatives-kept", "1"));
+        args.addAll(List.of(thresholds));
         try (Stream<Path> paths = Files.list(Path.of(url.toURI()))) {
             paths.filter(p -> p.getFileName().toString().matches(files)).sorted()
                     .forEach(p -> args.add(p.toString()));
