@@ -7,6 +7,7 @@ import io.recourse.taxonomy.ErrorClass;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -70,7 +71,7 @@ final class FailedTurns {
                 applyHealth(x, scope, v, c.code(), o.recordedAt());
                 b.resetWaitsUsed.add(cls);
                 b.retryOrdinal = 0;
-                walk.parkForReset(x, b, cand, c.code(), v.dueAt());
+                parkForReset(x, b, cand, c.code(), v.dueAt());
                 walk.ownerExhausted(x, own);
             }
             case SKIP -> {
@@ -136,6 +137,29 @@ final class FailedTurns {
             }
             x.setHealth(ladder.shortRetry(scope, x.health.get(scope), code, v.dueAt(), x.now));
         }
+        x.put(b);
+    }
+
+    /**
+     * Parks the run on its current candidate until the validated reset {@code reset}: a same-route
+     * wait for a reset (DESIGN §7.3) is a park like any other — {@code waiting_for_provider_capacity},
+     * reason {@code wait_for_reset}, a ParkedRun and one {@code parked_wake} at {@code wake_at} =
+     * {@code retry_at} = {@code reset}, when the same route's command is issued ({@link Run#resetWait()}).
+     */
+    private static void parkForReset(RoutingDraft x, Run.Builder b, Candidate cand, Code code, Instant reset) {
+        x.cancelScheduled(b);
+        b.status = RunStatus.WAITING_FOR_PROVIDER_CAPACITY;
+        b.reason = RunReason.WAIT_FOR_RESET.wire();
+        b.retryAt = reset;
+        b.wakeAt = reset;
+        b.parked = true;
+        b.waitingOn = null;
+        b.pendingCommandId = null;
+        b.updatedAt = x.now;
+        x.arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, reset, b.runId));
+        x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, reset, b.reason,
+                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + code.wire() + " until " + reset),
+                x.now)));
         x.put(b);
     }
 

@@ -175,29 +175,6 @@ final class RouteWalk {
         x.put(b);
     }
 
-    /**
-     * Parks the run on its current candidate until the validated reset {@code reset}: a same-route
-     * wait for a reset (DESIGN §7.3) is a park like any other — {@code waiting_for_provider_capacity},
-     * reason {@code wait_for_reset}, a ParkedRun and one {@code parked_wake} at {@code wake_at} =
-     * {@code retry_at} = {@code reset}, when the same route's command is issued ({@link Run#resetWait()}).
-     */
-    void parkForReset(RoutingDraft x, Run.Builder b, Candidate cand, Code code, Instant reset) {
-        x.cancelScheduled(b);
-        b.status = RunStatus.WAITING_FOR_PROVIDER_CAPACITY;
-        b.reason = RunReason.WAIT_FOR_RESET.wire();
-        b.retryAt = reset;
-        b.wakeAt = reset;
-        b.parked = true;
-        b.waitingOn = null;
-        b.pendingCommandId = null;
-        b.updatedAt = x.now;
-        x.arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, reset, b.runId));
-        x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, reset, b.reason,
-                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + wire(code) + " until " + reset),
-                x.now)));
-        x.put(b);
-    }
-
     /** A wake (timer or control) starts a new route cycle from the first candidate. */
     void wake(RoutingDraft x, Run.Builder b, RouteConfig cfg, RunReason reason) {
         if (cfg == null) {

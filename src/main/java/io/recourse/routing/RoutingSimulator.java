@@ -6,8 +6,6 @@ import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.TurnOutcome;
 import io.recourse.evidence.TurnProgressed;
 import io.recourse.evidence.TurnStarted;
-import io.recourse.ingress.ProfileKind;
-import io.recourse.ingress.PromptOrigin;
 import io.recourse.taxonomy.AckStatus;
 import io.recourse.taxonomy.Classification;
 import io.recourse.taxonomy.Code;
@@ -18,7 +16,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +45,7 @@ public final class RoutingSimulator {
     private final Map<String, ProviderHealth> healthTable = new java.util.TreeMap<>();
     private final Map<String, ParkedRun> parkedRuns = new java.util.TreeMap<>();
     private final Set<String> silenced = new HashSet<>();
-    private final Map<String, Turn> turns = new HashMap<>();
+    private final SimulatedTurns turns;
     private final List<Step> inputs = new ArrayList<>();
 
     /**
@@ -59,10 +56,6 @@ public final class RoutingSimulator {
     public record Step(Instant at, Object input) {
     }
 
-    /** The simulated dispatcher's view of a run's current turn. */
-    private record Turn(String sessionId, int generation, String commandId, Candidate candidate, int sessions) {
-    }
-
     /** A simulator at {@code start} with an empty workspace. */
     public RoutingSimulator(Router router, String workspaceId, Instant start) {
         this.router = router;
@@ -71,6 +64,7 @@ public final class RoutingSimulator {
         this.now = start;
         this.state = WorkspaceState.empty(workspaceId);
         this.timeline = new SimulatorTimeline(start);
+        this.turns = new SimulatedTurns(workspaceId);
     }
 
     // ------------------------------------------------------------------ script steps
@@ -93,22 +87,20 @@ public final class RoutingSimulator {
      * @param effectsSeen assistant output was seen before the failure (then not replay-safe)
      */
     public RoutingDecision fail(String runId, Classification c, boolean launch, boolean effectsSeen) {
-        Turn t = turn(runId);
+        TurnContext t = turns.context(runId);
         return feed("fail " + runId + " " + c.code().wire() + (launch ? " (launch)" : "") + (effectsSeen ? " (after effects)" : ""),
-                new TurnOutcome(context(runId, t), Outcome.FAILED, launch, launch ? null : "end_turn", effectsSeen, false,
+                new TurnOutcome(t, Outcome.FAILED, launch, launch ? null : "end_turn", effectsSeen, false,
                         !effectsSeen, c, now, now));
     }
 
     /** The run's current turn shows its first output. */
     public RoutingDecision progress(String runId) {
-        Turn t = turn(runId);
-        return feed("progress " + runId, new TurnProgressed(context(runId, t), true, false, now));
+        return feed("progress " + runId, new TurnProgressed(turns.context(runId), true, false, now));
     }
 
     /** The run's current turn completes. */
     public RoutingDecision complete(String runId) {
-        Turn t = turn(runId);
-        return feed("complete " + runId, new TurnOutcome(context(runId, t), Outcome.COMPLETED, false, "end_turn", true,
+        return feed("complete " + runId, new TurnOutcome(turns.context(runId), Outcome.COMPLETED, false, "end_turn", true,
                 false, false, null, now, now));
     }
 
@@ -266,56 +258,25 @@ public final class RoutingSimulator {
     }
 
     private void confirmDispatch(RouteCommand c) {
-        Turn prev = turns.get(c.runId());
-        int sessions = prev == null ? 0 : prev.sessions();
-        String session;
-        int generation;
-        if (c.action() == RouteAction.RETRY_SAME_ROUTE && prev != null) {
-            session = prev.sessionId();
-            generation = prev.generation() + 1;
-        } else {
-            sessions++;
-            session = c.runId() + "/s" + sessions;
-            generation = 1;
-        }
-        Candidate cand = Candidate.of(c.candidate().executionProfileId(), c.candidate().providerId(), c.candidate().modelId());
-        Turn t = new Turn(session, generation, c.commandId(), cand, sessions);
-        turns.put(c.runId(), t);
+        TurnContext t = turns.dispatched(c);
         feed("ack dispatched " + c.commandId(), new RoutingDispatchAck(c.commandId(), AckStatus.DISPATCHED, null, c.runId(),
-                workspaceId, session, generation, now));
-        feed("started " + c.runId() + " " + session + "/" + generation,
-                new TurnStarted(context(c.runId(), t), null, null, now));
-    }
-
-    private Turn turn(String runId) {
-        Turn t = turns.get(runId);
-        if (t == null) {
-            throw new IllegalStateException("run " + runId + " has no dispatched turn");
-        }
-        return t;
-    }
-
-    private TurnContext context(String runId, Turn t) {
-        return new TurnContext(t.sessionId(), t.generation(), PromptOrigin.SCHEDULED, null, t.commandId(),
-                ProfileKind.DYNAMIC, "sim-agent", "dyn", t.candidate().executionProfileId(), t.candidate().providerId(),
-                t.candidate().modelId(), runId, workspaceId, "task-" + runId, false);
+                workspaceId, t.sessionId(), t.promptGeneration(), now));
+        feed("started " + c.runId() + " " + t.sessionId() + "/" + t.promptGeneration(), new TurnStarted(t, null, null, now));
     }
 
     /** The simulated dispatcher's current session of a run, or {@code null} before its first dispatch. */
     public String sessionOf(String runId) {
-        Turn t = turns.get(runId);
-        return t == null ? null : t.sessionId();
+        return turns.sessionOf(runId);
     }
 
     /** The dispatcher's current generation of a run (0 before the first dispatch). */
     public int generationOf(String runId) {
-        Turn t = turns.get(runId);
-        return t == null ? 0 : t.generation();
+        return turns.generationOf(runId);
     }
 
     /** A TurnContext of the run's current turn, for hand-built events in tests. */
     public TurnContext currentContext(String runId) {
-        return context(runId, turn(runId));
+        return turns.context(runId);
     }
 
     /** The start instant. */

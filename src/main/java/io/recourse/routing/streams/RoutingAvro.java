@@ -6,20 +6,13 @@ import io.recourse.avro.OfficeDispatchAckValue;
 import io.recourse.avro.OfficeInputValue;
 import io.recourse.avro.RouteCandidateValue;
 import io.recourse.avro.RouteConfigValue;
-import io.recourse.avro.RoutingRunValue;
-import io.recourse.avro.RoutingWorkspaceValue;
 import io.recourse.avro.RunControlValue;
 import io.recourse.avro.RunFinishedValue;
 import io.recourse.avro.RunRequestValue;
-import io.recourse.avro.ScopeValue;
-import io.recourse.avro.StoredCooldownValue;
-import io.recourse.avro.StoredHealthValue;
 import io.recourse.kit.DispatchDeadline;
 import io.recourse.routing.Candidate;
 import io.recourse.routing.CandidateRef;
 import io.recourse.routing.ClassPolicy;
-import io.recourse.routing.Cooldown;
-import io.recourse.routing.HealthState;
 import io.recourse.routing.OnExhausted;
 import io.recourse.routing.ParkedRun;
 import io.recourse.routing.Policies;
@@ -35,25 +28,16 @@ import io.recourse.routing.RunControlAction;
 import io.recourse.routing.RunFinished;
 import io.recourse.routing.RunRequest;
 import io.recourse.routing.RunState;
-import io.recourse.routing.RunStatus;
-import io.recourse.routing.ScopeKey;
 import io.recourse.routing.WaitForReset;
-import io.recourse.routing.WorkspaceState;
 import io.recourse.taxonomy.AckStatus;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.DispatchAckReason;
 import io.recourse.taxonomy.ErrorClass;
-import io.recourse.taxonomy.Scope;
 import io.recourse.taxonomy.WireName;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Mapping between the routing owner's domain values ({@code io.recourse.routing}) and the Avro
@@ -258,94 +242,11 @@ public final class RoutingAvro {
         throw new IllegalArgumentException("unknown Office input branch " + (inner == null ? null : inner.getClass()));
     }
 
-    // ------------------------------------------------------------------ store values
-
-    /** A run → its store value. */
-    public static RoutingRunValue toAvro(Run r) {
-        return RoutingRunValue.newBuilder()
-                .setRunId(r.runId()).setWorkspaceId(r.workspaceId()).setDynamicProfileId(r.dynamicProfileId())
-                .setTaskId(r.taskId()).setRequestId(r.requestId()).setStatus(r.status().wire())
-                .setCandidateIndex(r.candidateIndex()).setAttempt(r.attempt()).setCycle(r.cycle())
-                .setExcluded(new ArrayList<>(r.excluded()))
-                .setResetWaitsUsed(r.resetWaitsUsed().stream().map(ErrorClass::wire).toList())
-                .setRetryOrdinal(r.retryOrdinal()).setMaxRetries(r.maxRetries()).setRetryAt(r.retryAt())
-                .setWakeAt(r.wakeAt()).setParked(r.parked()).setPendingCommandId(r.pendingCommandId())
-                .setPendingIssuedAt(r.pendingIssuedAt()).setLastDispatchedCandidate(r.lastDispatchedCandidate())
-                .setLastFailureReplaySafe(r.lastFailureReplaySafe()).setSessionId(r.sessionId())
-                .setGenerations(new LinkedHashMap<>(r.generations()))
-                .setWaitingOn(r.waitingOn() == null ? null : toAvro(r.waitingOn()))
-                .setCode(wire(r.code())).setReason(r.reason()).setUpdatedAt(r.updatedAt())
-                .build();
-    }
-
-    /** A store value → the run. */
-    public static Run fromAvro(RoutingRunValue v) {
-        Set<ErrorClass> waits = EnumSet.noneOf(ErrorClass.class);
-        v.getResetWaitsUsed().forEach(w -> waits.add(WireName.parse(ErrorClass.class, w)));
-        Map<String, Integer> generations = new LinkedHashMap<>();
-        v.getGenerations().forEach((k, g) -> generations.put(k.toString(), g));
-        return new Run(v.getRunId(), v.getWorkspaceId(), v.getDynamicProfileId(), v.getTaskId(), v.getRequestId(),
-                RunStatus.fromWire(v.getStatus()), v.getCandidateIndex(), v.getAttempt(), v.getCycle(),
-                new HashSet<>(v.getExcluded()), waits, v.getRetryOrdinal(), v.getMaxRetries(), v.getRetryAt(),
-                v.getWakeAt(), v.getParked(), v.getPendingCommandId(), v.getPendingIssuedAt(),
-                v.getLastDispatchedCandidate(), v.getLastFailureReplaySafe(), v.getSessionId(), generations,
-                v.getWaitingOn() == null ? null : fromAvro(v.getWaitingOn()), code(v.getCode()), v.getReason(),
-                v.getUpdatedAt());
-    }
-
-    /** Health and cooldowns of a workspace → its store value. */
-    public static RoutingWorkspaceValue toAvro(WorkspaceState s) {
-        return RoutingWorkspaceValue.newBuilder()
-                .setWorkspaceId(s.workspaceId())
-                .setHealth(s.health().values().stream().map(h -> StoredHealthValue.newBuilder()
-                        .setWorkspaceId(h.workspaceId()).setProviderId(h.providerId()).setScope(h.scope().wire())
-                        .setScopeValue(h.scopeValue()).setState(h.state().wire()).setCode(wire(h.code()))
-                        .setRetryAt(h.retryAt()).setBackoffStep(h.backoffStep()).setLastFailureAt(h.lastFailureAt())
-                        .setLastSuccessAt(h.lastSuccessAt()).setUpdatedAt(h.updatedAt()).build()).toList())
-                .setCooldowns(s.cooldowns().values().stream().map(c -> StoredCooldownValue.newBuilder()
-                        .setProviderId(c.scope().providerId()).setScope(c.scope().scope().wire())
-                        .setScopeValue(c.scope().scopeValue()).setOwnerRunId(c.ownerRunId()).setOrdinal(c.ordinal())
-                        .setLastRetryAt(c.lastRetryAt()).setExpiresAt(c.expiresAt()).setWaiters(c.waiters()).build())
-                        .toList())
-                .build();
-    }
-
-    /** The workspace state of a store value (may be {@code null}) and the workspace's runs. */
-    public static WorkspaceState fromAvro(String workspaceId, RoutingWorkspaceValue v, Map<String, Run> runs) {
-        Map<ScopeKey, ProviderHealth> health = new LinkedHashMap<>();
-        Map<ScopeKey, Cooldown> cooldowns = new LinkedHashMap<>();
-        if (v != null) {
-            for (StoredHealthValue h : v.getHealth()) {
-                ProviderHealth p = new ProviderHealth(h.getWorkspaceId(), h.getProviderId(),
-                        WireName.parse(Scope.class, h.getScope()), h.getScopeValue(), HealthState.fromWire(h.getState()),
-                        code(h.getCode()), h.getRetryAt(), h.getBackoffStep(), h.getLastFailureAt(), h.getLastSuccessAt(),
-                        h.getUpdatedAt());
-                health.put(p.key(), p);
-            }
-            for (StoredCooldownValue c : v.getCooldowns()) {
-                ScopeKey scope = new ScopeKey(workspaceId, c.getProviderId(), WireName.parse(Scope.class, c.getScope()),
-                        c.getScopeValue());
-                cooldowns.put(scope, new Cooldown(scope, c.getOwnerRunId(), c.getOrdinal(), c.getLastRetryAt(),
-                        c.getExpiresAt(), c.getWaiters().stream().map(Object::toString).toList()));
-            }
-        }
-        return new WorkspaceState(workspaceId, runs, health, cooldowns);
-    }
-
-    private static ScopeValue toAvro(ScopeKey k) {
-        return ScopeValue.newBuilder().setWorkspaceId(k.workspaceId()).setProviderId(k.providerId())
-                .setScope(k.scope().wire()).setScopeValue(k.scopeValue()).build();
-    }
-
-    private static ScopeKey fromAvro(ScopeValue v) {
-        return new ScopeKey(v.getWorkspaceId(), v.getProviderId(), WireName.parse(Scope.class, v.getScope()), v.getScopeValue());
-    }
-
-    private static Code code(String wire) {
+    static Code code(String wire) {
         return wire == null ? null : WireName.parse(Code.class, wire);
     }
 
-    private static String wire(WireName w) {
+    static String wire(WireName w) {
         return w == null ? null : w.wire();
     }
 }

@@ -136,7 +136,7 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
     private void apply(String workspaceId, Object input, Instant now) {
         Map<String, Run> loaded = loadRuns(workspaceId);
         RoutingWorkspaceValue storedWorkspace = workspaces.get(workspaceId);
-        WorkspaceState before = RoutingAvro.fromAvro(workspaceId, storedWorkspace, loaded);
+        WorkspaceState before = RoutingStoreAvro.fromAvro(workspaceId, storedWorkspace, loaded);
         RoutingDecision d = router.decide(input, before, now);
         record(input, d);
         for (String note : d.notes()) {
@@ -147,11 +147,11 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
             if (run == null) {
                 runs.delete(runKey(workspaceId, id));
             } else {
-                runs.put(runKey(workspaceId, id), RoutingAvro.toAvro(run));
+                runs.put(runKey(workspaceId, id), RoutingStoreAvro.toAvro(run));
             }
         }
-        RoutingWorkspaceValue after = RoutingAvro.toAvro(d.state());
-        if (!after.equals(storedWorkspace == null ? RoutingAvro.toAvro(WorkspaceState.empty(workspaceId)) : storedWorkspace)) {
+        RoutingWorkspaceValue after = RoutingStoreAvro.toAvro(d.state());
+        if (!after.equals(storedWorkspace == null ? RoutingStoreAvro.toAvro(WorkspaceState.empty(workspaceId)) : storedWorkspace)) {
             if (after.getHealth().isEmpty() && after.getCooldowns().isEmpty()) {
                 workspaces.delete(workspaceId);
             } else {
@@ -211,7 +211,7 @@ public final class RoutingProcessor extends ContextualProcessor<String, Object, 
         Map<String, Run> out = new LinkedHashMap<>();
         try (KeyValueIterator<String, RoutingRunValue> it = runs.prefixScan(runPrefix(workspaceId), new StringSerializer())) {
             while (it.hasNext()) {
-                Run r = RoutingAvro.fromAvro(it.next().value);
+                Run r = RoutingStoreAvro.fromAvro(it.next().value);
                 out.put(r.runId(), r);
             }
         }

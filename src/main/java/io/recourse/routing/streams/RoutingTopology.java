@@ -1,8 +1,6 @@
 package io.recourse.routing.streams;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Metrics;
-import io.recourse.avro.OfficeInputValue;
 import io.recourse.avro.RouteConfigValue;
 import io.recourse.avro.RoutingRunValue;
 import io.recourse.avro.RoutingWorkspaceValue;
@@ -10,44 +8,26 @@ import io.recourse.avro.SessionEvent;
 import io.recourse.config.RecourseConfig;
 import io.recourse.evidence.streams.AvroMapping;
 import io.recourse.evidence.streams.RecourseMeters;
-import io.recourse.ingress.DlqReason;
-import io.recourse.ingress.StrictJson;
-import io.recourse.ingress.streams.KeyedJsonCheck;
-import io.recourse.kit.Admissions;
 import io.recourse.kit.AvroSerde;
-import io.recourse.kit.DeadLetters;
 import io.recourse.kit.Topic;
 import io.recourse.kit.Topics;
 import io.recourse.routing.JitterSource;
-import io.recourse.routing.RouteConfigJson;
-import io.recourse.routing.RouteConfigValidation;
-import io.recourse.routing.RoutingDispatchAck;
 import io.recourse.routing.RoutingSettings;
-import io.recourse.routing.RunControl;
-import io.recourse.routing.RunFinished;
-import io.recourse.routing.RunRequest;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The unattended routing (Office) owner's sub-topology (DESIGN §7, §8), attached to the Recourse
@@ -108,11 +88,6 @@ public final class RoutingTopology {
     /** Counter of unknown members ignored in accepted route configuration documents. */
     public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = "recourse.route.config.unknown.fields";
 
-    private static final Logger LOG = LoggerFactory.getLogger(RoutingTopology.class);
-    private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9_.\\[\\]/-]{1,64}");
-    private static final Counter UNKNOWN_FIELDS = Counter.builder(ROUTE_CONFIG_UNKNOWN_FIELDS)
-            .description("unknown members ignored in accepted route configuration documents")
-            .register(Metrics.globalRegistry);
 
     // --- Office inputs ---
     public static final String RUN_REQUESTS_SOURCE = "recourse-run-requests-source";
@@ -140,7 +115,7 @@ public final class RoutingTopology {
     public static final String REJECTED_BRANCH = "rejected";
     public static final String ADMITTED_BRANCH = "admitted";
     /** The DLQ message of a routing input whose record key is not its body's id. */
-    private static final String KEY_MISMATCH_MESSAGE = "record key is not the body's id";
+    static final String KEY_MISMATCH_MESSAGE = "record key is not the body's id";
 
     // --- the owner ---
     public static final String SESSION_EVENTS_TO_INPUT = "recourse-routing-session-events";
@@ -223,20 +198,20 @@ public final class RoutingTopology {
      */
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsByWorkspace,
                               Topics topics, RecourseConfig config, Options options) {
-        attachRouteConfig(builder, topics, config.routeConfigTombstonesAllowed());
+        RouteConfigStage.attach(builder, topics, config.routeConfigTombstonesAllowed());
 
         int partitions = config.ownerPartitions();
         KStream<String, Object> events = sessionEventsByWorkspace.mapValues(
                 e -> (Object) AvroMapping.fromAvro(e), Named.as(SESSION_EVENTS_TO_INPUT));
-        KStream<String, Object> requests = officeInput(builder, topics, topics.officeRunRequests().name(),
+        KStream<String, Object> requests = OfficeInputs.admitted(builder, topics, topics.officeRunRequests().name(),
                 RUN_REQUESTS_SOURCE, RUN_REQUESTS_PARSE, RUN_REQUESTS_SPLIT, RUN_REQUESTS_DEAD_LETTER, RUN_REQUESTS_DLQ_SINK,
                 RUN_REQUESTS_ADMITTED, RUN_REQUESTS_BY_WORKSPACE, RUN_REQUESTS_TO_INPUT, partitions,
                 RoutingJson::runRequestOrFinished);
-        KStream<String, Object> controls = officeInput(builder, topics, topics.officeRunControls().name(),
+        KStream<String, Object> controls = OfficeInputs.admitted(builder, topics, topics.officeRunControls().name(),
                 RUN_CONTROLS_SOURCE, RUN_CONTROLS_PARSE, RUN_CONTROLS_SPLIT, RUN_CONTROLS_DEAD_LETTER, RUN_CONTROLS_DLQ_SINK,
                 RUN_CONTROLS_ADMITTED, RUN_CONTROLS_BY_WORKSPACE, RUN_CONTROLS_TO_INPUT, partitions,
                 RoutingJson::runControl);
-        KStream<String, Object> acks = officeInput(builder, topics, topics.officeDispatchAcks().name(),
+        KStream<String, Object> acks = OfficeInputs.admitted(builder, topics, topics.officeDispatchAcks().name(),
                 OFFICE_ACKS_SOURCE, OFFICE_ACKS_PARSE, OFFICE_ACKS_SPLIT, OFFICE_ACKS_DEAD_LETTER, OFFICE_ACKS_DLQ_SINK,
                 OFFICE_ACKS_ADMITTED, OFFICE_ACKS_BY_WORKSPACE, OFFICE_ACKS_TO_INPUT, partitions,
                 RoutingJson::dispatchAck);
@@ -264,106 +239,6 @@ public final class RoutingTopology {
         sink(outputs.get(OUTPUT_SPLIT + "parked-run"), topics.officeParkedRuns(), PARKED_RUNS_SINK);
     }
 
-    /**
-     * The route configuration stage (DESIGN §7.1): validate and normalize {@code recourse.route-config}
-     * into the compacted {@code recourse.route-config.validated}, rejects to the DLQ with reason
-     * {@value #INVALID_ROUTE_CONFIG} (or {@code key_mismatch}, or {@value #ROUTE_CONFIG_TOMBSTONE_REJECTED}
-     * for a null value when tombstones are not allowed, so the last valid document stays in force),
-     * and the GlobalKTable over the validated topic whose store is {@value #ROUTE_CONFIG_STORE}.
-     * Unknown members of a valid document are logged and counted
-     * ({@value #ROUTE_CONFIG_UNKNOWN_FIELDS}), never fatal.
-     *
-     * @param tombstonesAllowed {@code recourse.route-config.tombstones=allow}: a null value passes on
-     *                          and deletes the profile's document
-     */
-    static void attachRouteConfig(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed) {
-        Topic<String, RouteConfigValue> validated = topics.routeConfigValidated();
-        Admissions.split(builder
-                .stream(topics.routeConfig().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
-                        .withName(ROUTE_CONFIG_SOURCE))
-                .process(Admissions.processor(new KeyedJsonCheck<RouteConfigValue>(
-                        r -> validateRouteConfig(r, tombstonesAllowed), KEY_MISMATCH_MESSAGE),
-                        DeadLetters.maxRecordBytes(topics.dlq())), Named.as(ROUTE_CONFIG_VALIDATE)),
-                topics.dlq(), new Admissions.Names(ROUTE_CONFIG_SPLIT, REJECTED_BRANCH, ADMITTED_BRANCH,
-                        ROUTE_CONFIG_DEAD_LETTER, ROUTE_CONFIG_DLQ_SINK, ROUTE_CONFIG_VALUE))
-                .to(validated.name(), validated.produced(ROUTE_CONFIG_VALIDATED_SINK));
-        builder.globalTable(validated.name(), validated.consumed(ROUTE_CONFIG_VALIDATED_SOURCE),
-                Materialized.<String, RouteConfigValue, KeyValueStore<Bytes, byte[]>>as(ROUTE_CONFIG_STORE)
-                        .withKeySerde(validated.keySerde()).withValueSerde(validated.valueSerde()));
-    }
-
-    /**
-     * Validates one route-config record: a null value is a delete only when tombstones are allowed
-     * (and needs its key); a document must validate and carry its key's id.
-     */
-    private static KeyedJsonCheck.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record,
-                                                                                      boolean tombstonesAllowed) {
-        if (record.value() == null) {
-            if (!tombstonesAllowed) {
-                throw new RoutingJson.Rejection(ROUTE_CONFIG_TOMBSTONE_REJECTED,
-                        "null value: deleting a route configuration needs " + RecourseConfig.ROUTE_CONFIG_TOMBSTONES + "=allow");
-            }
-            if (record.key() == null) {
-                throw new RoutingJson.Rejection(DlqReason.MISSING_FIELD.wire(), "tombstone without a key");
-            }
-            String key;
-            try {
-                key = StrictJson.utf8(record.key());
-            } catch (StrictJson.Invalid e) {
-                throw new RoutingJson.Rejection(DlqReason.INVALID_KEY.wire(), "key: " + e.getMessage());
-            }
-            return new KeyedJsonCheck.Parsed<>(key, null);
-        }
-        RouteConfigValidation v = RouteConfigJson.read(record.value());
-        if (!v.isValid()) {
-            throw new RoutingJson.Rejection(INVALID_ROUTE_CONFIG, v.reason());
-        }
-        if (!v.unknownFields().isEmpty()) {
-            UNKNOWN_FIELDS.increment(v.unknownFields().size());
-            LOG.info("route configuration {} accepted with {} unknown field(s) ignored: {}",
-                    safe(v.config().dynamicProfileId()), v.unknownFields().size(),
-                    v.unknownFields().stream().limit(8).map(RoutingTopology::safe).toList());
-        }
-        return new KeyedJsonCheck.Parsed<>(v.config().dynamicProfileId(), RoutingAvro.toAvro(v.config()));
-    }
-
-    /** Producer text fit for a log line: itself when it is a short plain name or path, else {@code ?}. */
-    private static String safe(String s) {
-        return s != null && SAFE_NAME.matcher(s).matches() ? s : "?";
-    }
-
-    /** Source → parse → split: rejects to the DLQ; admitted inputs re-keyed by workspace through the named repartition topic. */
-    private static KStream<String, Object> officeInput(StreamsBuilder builder, Topics topics, String topic,
-            String sourceName, String parseName, String splitName, String deadLetterName, String dlqSinkName,
-            String admittedName, String repartitionName, String toInputName, int partitions,
-            Function<byte[], Object> parse) {
-        return Admissions.split(builder
-                .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(sourceName))
-                .process(Admissions.processor(new KeyedJsonCheck<OfficeInputValue>(record -> {
-                    Object in = parse.apply(record.value());
-                    return new KeyedJsonCheck.Parsed<>(workspaceOf(in), RoutingAvro.toAvroInput(in));
-                }, KEY_MISMATCH_MESSAGE), DeadLetters.maxRecordBytes(topics.dlq())), Named.as(parseName)),
-                topics.dlq(), new Admissions.Names(splitName, REJECTED_BRANCH, ADMITTED_BRANCH, deadLetterName, dlqSinkName,
-                        admittedName))
-                .repartition(Repartitioned.<String, OfficeInputValue>as(repartitionName)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(AvroSerde.of(OfficeInputValue.class))
-                        .withNumberOfPartitions(partitions))
-                .mapValues(RoutingAvro::fromAvroInput, Named.as(toInputName));
-    }
-
-    private static String workspaceOf(Object input) {
-        if (input instanceof RunRequest r) {
-            return r.workspaceId();
-        } else if (input instanceof RunFinished f) {
-            return f.workspaceId();
-        } else if (input instanceof RunControl c) {
-            return c.workspaceId();
-        } else if (input instanceof RoutingDispatchAck a) {
-            return a.workspaceId();
-        }
-        throw new IllegalArgumentException("not an Office input: " + input);
-    }
 
     @SuppressWarnings("unchecked")
     private static <V extends org.apache.avro.specific.SpecificRecord> void sink(KStream<String, RoutingOutput> stream,

@@ -46,8 +46,8 @@ public class RoutingReplayProperties {
     /** The workspace as the processor loads it after a restart: every run and the workspace value through Avro. */
     private static WorkspaceState restored(WorkspaceState s) {
         Map<String, Run> runs = new LinkedHashMap<>();
-        s.runs().values().forEach(r -> runs.put(r.runId(), RoutingAvro.fromAvro(RoutingAvro.toAvro(r))));
-        return RoutingAvro.fromAvro(s.workspaceId(), RoutingAvro.toAvro(s), runs);
+        s.runs().values().forEach(r -> runs.put(r.runId(), RoutingStoreAvro.fromAvro(RoutingStoreAvro.toAvro(r))));
+        return RoutingStoreAvro.fromAvro(s.workspaceId(), RoutingStoreAvro.toAvro(s), runs);
     }
 
     private static List<String> records(RoutingDecision d, WorkspaceState before, Function<String, RouteConfig> configs) {
