@@ -96,7 +96,7 @@ public final class RecourseHttp implements AutoCloseable {
     /** Gauge of the scopes per provider-health state ({@code recourse_provider_health_scopes{state}}). */
     public static final String PROVIDER_HEALTH_SCOPES = "recourse.provider.health.scopes";
     /** The routing owner's health states (its wire names): the gauge's closed label values. */
-    static final List<String> HEALTH_STATES = List.of("healthy", "short_retry", "degraded", "user_action_required");
+    static final List<String> HEALTH_STATES = List.of("healthy", "short_retry", "degraded", "user_action_required", "probe_allowed");
     /** Most workspaces the gauge counts (a bound on one scrape's work). */
     static final int MAX_GAUGE_WORKSPACES = 100_000;
     private volatile Map<String, Long> healthCounts = Map.of();

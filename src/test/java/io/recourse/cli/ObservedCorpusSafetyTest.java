@@ -57,6 +57,16 @@ class ObservedCorpusSafetyTest {
         assertSafety("all", "round3-.*\\.jsonl", 1, "--min-exact", "0.98", "--min-policy", "0.98");
     }
 
+    /**
+     * Round 4's development part ({@code round4-dev.jsonl}): the rules were written from it, so the
+     * invariants hold there. Its test part was scored once (README, "catalogue score") and is not
+     * held to them.
+     */
+    @Test
+    void roundFourDevNoUnsafeNoSilentEveryNegativeKept() throws Exception {
+        assertSafety("dev", "round4-dev\\.jsonl", 0, "--min-exact", "0.98", "--min-policy", "0.98");
+    }
+
     private static void assertSafety(String split) throws Exception {
         assertSafety(split, "cases-.*\\.jsonl", 9);
     }
