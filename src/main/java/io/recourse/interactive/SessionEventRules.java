@@ -25,13 +25,13 @@ final class SessionEventRules {
         this.env = env;
     }
 
-    RecoveryDecision onEvent(SessionState state, SessionEvent event, Instant now, Instant at) {
+    RecoveryDecision onEvent(SessionState state, SessionEvent event, Instant now) {
         if (event instanceof SessionStopped) {
             if (state == null || !state.armed()) {
                 return RecoveryDecision.unchanged(state);
             }
-            RecoveryDraft d = env.draft(state, now, at);
-            d.touch();
+            RecoveryDraft d = env.draft(state, now);
+            d.lastEventAt = now;
             d.disarm(RecoveryReason.SESSION_STOPPED);
             return d.finish();
         }
@@ -39,9 +39,9 @@ final class SessionEventRules {
         if (state != null && g < state.highestGeneration()) {
             return RecoveryDecision.unchanged(state); // stale generation: compare numbers, never arrival order
         }
-        RecoveryDraft d = env.draft(state == null ? SessionState.initial(event.sessionId(), at) : state, now, at);
+        RecoveryDraft d = env.draft(state == null ? SessionState.initial(event.sessionId(), now) : state, now);
         d.created = state == null;
-        d.touch();
+        d.lastEventAt = now;
         TurnContext ctx = context(event);
         boolean ours = d.isPendingRetry(ctx, g);
         if (g > d.highest) {

@@ -32,12 +32,10 @@ import org.slf4j.LoggerFactory;
  * The interactive owner's processor (DESIGN §6, §8) — plumbing around the pure
  * {@link InteractiveRecoveryPolicy}: for every input (session event, control, ack) of a session it
  * loads the {@link SessionState} from the changelogged store {@value InteractiveTopology#SESSIONS_STORE},
- * applies the policy with {@code now} = the injected wall clock ({@code currentSystemTimeMs}) and the
- * input record's timestamp (mapped by {@code recordClock}) as its record time,
+ * applies the policy with {@code now} = the injected wall clock ({@code currentSystemTimeMs}),
  * writes the new state (or deletes it when expired), cancels and arms timers in the time-indexed
  * store {@value InteractiveTopology#TIMERS_STORE}, and forwards the decision's RetryCommand and
- * RecoveryState (a tombstone when the state expired), each with its own instant as record timestamp
- * ({@code issued_at}, {@code updated_at}; a tombstone: now). Under {@code exactly_once_v2} all of this —
+ * RecoveryState (a tombstone when the state expired). Under {@code exactly_once_v2} all of this —
  * stores, changelogs, outputs — commits in one transaction.
  *
  * <p>A {@code WALL_CLOCK_TIME} punctuator range-scans the time index from
@@ -135,8 +133,7 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
         if (input == null) {
             return;
         }
-        apply(input.sessionId(), onClock(input, recordClock), now(),
-                recordClock.apply(Instant.ofEpochMilli(record.timestamp())));
+        apply(input.sessionId(), onClock(input, recordClock), now());
     }
 
     /** Fires every entry of the time index due at or before now, in key order. */
@@ -148,14 +145,14 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
                 (key, present) -> {
                     TimerEntry entry = TimerEntry.fromKey(key);
                     meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
-                    apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now, now);
+                    apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
                 });
     }
 
-    private void apply(String sessionId, InteractiveInput input, Instant now, Instant recordTime) {
+    private void apply(String sessionId, InteractiveInput input, Instant now) {
         SessionStateValue stored = sessions.get(sessionId);
         SessionState state = stored == null ? null : InteractiveAvro.fromAvro(stored);
-        RecoveryDecision decision = policy.apply(state, input, now, recordTime);
+        RecoveryDecision decision = policy.apply(state, input, now);
         record(state, input, decision);
         if (decision.noop()) {
             LOG.debug("session {}: {} changes nothing", sessionId, kind(input));
@@ -173,16 +170,16 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
         for (TimerEntry e : decision.armTimers()) {
             timers.arm(e.key(), PRESENT);
         }
+        long timestamp = now.toEpochMilli();
         for (RetryCommand c : decision.commands()) {
             context().forward(new Record<>(sessionId, new InteractiveOutput.Command(
-                    InteractiveAvro.toAvro(c, policy.config().dispatchTimeout())), c.issuedAt().toEpochMilli()));
+                    InteractiveAvro.toAvro(c, policy.config().dispatchTimeout())), timestamp));
         }
         if (decision.expired()) {
-            context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), now.toEpochMilli()));
+            context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), timestamp));
         } else if (decision.recoveryState() != null) {
             context().forward(new Record<>(sessionId,
-                    new InteractiveOutput.State(InteractiveAvro.toAvro(decision.recoveryState())),
-                    decision.recoveryState().updatedAt().toEpochMilli()));
+                    new InteractiveOutput.State(InteractiveAvro.toAvro(decision.recoveryState())), timestamp));
         }
     }
 
