@@ -18,13 +18,9 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -271,10 +267,10 @@ public final class RecourseHttp implements AutoCloseable {
         }
         Matcher m = SESSION.matcher(rawPath);
         if (m.matches()) {
-            if (id(m.group(1)).isEmpty()) {
+            if (HttpIds.id(m.group(1)).isEmpty()) {
                 return badEncoding("session id");
             }
-            Optional<String> id = id(m.group(1)).filter(InputBounds::isSessionId);
+            Optional<String> id = HttpIds.id(m.group(1)).filter(InputBounds::isSessionId);
             if (id.isEmpty()) {
                 return Answer.error(400, "bad_id", "session id " + InputBounds.SESSION_ID_RULE);
             }
@@ -286,10 +282,10 @@ public final class RecourseHttp implements AutoCloseable {
         }
         m = WORKSPACE.matcher(rawPath);
         if (m.matches()) {
-            if (id(m.group(1)).isEmpty()) {
+            if (HttpIds.id(m.group(1)).isEmpty()) {
                 return badEncoding("workspace id");
             }
-            Optional<String> id = id(m.group(1)).filter(InputBounds::isId);
+            Optional<String> id = HttpIds.id(m.group(1)).filter(InputBounds::isId);
             if (id.isEmpty()) {
                 return Answer.error(400, "bad_id", "workspace id " + InputBounds.ID_RULE);
             }
@@ -303,14 +299,14 @@ public final class RecourseHttp implements AutoCloseable {
         }
         m = RUN.matcher(rawPath);
         if (m.matches()) {
-            Optional<String> workspace = queryParameter(rawQuery, "workspace_id");
+            Optional<String> workspace = HttpIds.queryParameter(rawQuery, "workspace_id");
             if (workspace.isPresent()) {
                 return run(workspace.get(), m.group(1), rawPath + "?" + rawQuery, forwarded);
             }
-            if (id(m.group(1)).isEmpty()) {
+            if (HttpIds.id(m.group(1)).isEmpty()) {
                 return badEncoding("run id");
             }
-            Optional<String> id = id(m.group(1)).filter(InputBounds::isId);
+            Optional<String> id = HttpIds.id(m.group(1)).filter(InputBounds::isId);
             if (id.isEmpty()) {
                 return Answer.error(400, "bad_id", "run id " + InputBounds.ID_RULE);
             }
@@ -325,58 +321,9 @@ public final class RecourseHttp implements AutoCloseable {
         return o;
     }
 
-    /**
-     * A path segment (or query value) percent-decoded as strict UTF-8, or empty when it does not
-     * decode: a malformed escape, bytes that are no UTF-8 (an encoded surrogate such as
-     * {@code %ED%A0%80}, an overlong form), or more than 3 × 4 × {@value InputBounds#MAX_ID_CHARS} characters.
-     * A {@code +} stays a plus.
-     */
-    static Optional<String> id(String raw) {
-        if (raw.length() > 3 * InputBounds.MAX_ID_CHARS * 4) {
-            return Optional.empty();
-        }
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(raw.length());
-        for (int i = 0; i < raw.length(); i++) {
-            char ch = raw.charAt(i);
-            if (ch == '%') {
-                int hi = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
-                int lo = hi >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
-                if (lo < 0) {
-                    return Optional.empty();
-                }
-                bytes.write(hi * 16 + lo);
-                i += 2;
-            } else if (ch < 0x80) {
-                bytes.write(ch);
-            } else {
-                return Optional.empty(); // the server hands over the raw (ASCII) path: anything else is no valid URI
-            }
-        }
-        try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString());
-        } catch (CharacterCodingException e) {
-            return Optional.empty();
-        }
-    }
-
     /** The {@code 400} for an id whose percent-encoding or UTF-8 is invalid. */
     private static Answer badEncoding(String what) {
         return Answer.error(400, "bad_id", what + " is not valid percent-encoded UTF-8");
-    }
-
-    /** The decoded value of query parameter {@code name}, if present (the first one). */
-    static Optional<String> queryParameter(String rawQuery, String name) {
-        if (rawQuery == null || rawQuery.length() > 4 * 3 * 4 * InputBounds.MAX_ID_CHARS) {
-            return Optional.empty();
-        }
-        for (String pair : rawQuery.split("&", 16)) {
-            int eq = pair.indexOf('=');
-            if (eq > 0 && pair.substring(0, eq).equals(name)) {
-                return Optional.of(pair.substring(eq + 1));
-            }
-        }
-        return Optional.empty();
     }
 
     private Answer resource(String name, String contentType) {
@@ -554,8 +501,8 @@ public final class RecourseHttp implements AutoCloseable {
      * answers (forwarded there), no scan. {@code rawWorkspace} and {@code rawRun} are still encoded.
      */
     private Answer run(String rawWorkspace, String rawRun, String rawPathAndQuery, boolean forwarded) {
-        Optional<String> workspace = id(rawWorkspace);
-        Optional<String> run = id(rawRun);
+        Optional<String> workspace = HttpIds.id(rawWorkspace);
+        Optional<String> run = HttpIds.id(rawRun);
         if (workspace.isEmpty() || run.isEmpty()) {
             return badEncoding(workspace.isEmpty() ? "workspace id" : "run id");
         }
@@ -637,8 +584,4 @@ public final class RecourseHttp implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    /** URL-encodes one path segment (tests, the status page's links). */
-    static String segment(String id) {
-        return URLEncoder.encode(Objects.requireNonNull(id), StandardCharsets.UTF_8).replace("+", "%20");
-    }
 }

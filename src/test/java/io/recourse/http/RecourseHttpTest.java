@@ -22,19 +22,19 @@ class RecourseHttpTest {
 
     @Test
     void path_ids_decode_strictly_and_keep_a_plus() {
-        assertThat(RecourseHttp.id("ws%2Fa+b")).hasValue("ws/a+b");
-        assertThat(RecourseHttp.id("bad%zz")).isEmpty();
-        assertThat(RecourseHttp.segment("a b/c")).isEqualTo("a%20b%2Fc");
+        assertThat(HttpIds.id("ws%2Fa+b")).hasValue("ws/a+b");
+        assertThat(HttpIds.id("bad%zz")).isEmpty();
+        assertThat(HttpIds.segment("a b/c")).isEqualTo("a%20b%2Fc");
     }
 
     @Test
     void an_encoded_lone_surrogate_or_a_malformed_escape_is_no_id() {
-        assertThat(RecourseHttp.id("%ED%A0%80")).isEmpty(); // U+D800 in UTF-8: no valid UTF-8
-        assertThat(RecourseHttp.id("%C0%AF")).isEmpty();    // overlong '/'
-        assertThat(RecourseHttp.id("a%2")).isEmpty();
-        assertThat(RecourseHttp.id("%E2%82%AC")).hasValue("\u20ac");
-        assertThat(RecourseHttp.queryParameter("x=1&workspace_id=ws%2Fa", "workspace_id")).hasValue("ws%2Fa");
-        assertThat(RecourseHttp.queryParameter(null, "workspace_id")).isEmpty();
+        assertThat(HttpIds.id("%ED%A0%80")).isEmpty(); // U+D800 in UTF-8: no valid UTF-8
+        assertThat(HttpIds.id("%C0%AF")).isEmpty();    // overlong '/'
+        assertThat(HttpIds.id("a%2")).isEmpty();
+        assertThat(HttpIds.id("%E2%82%AC")).hasValue("\u20ac");
+        assertThat(HttpIds.queryParameter("x=1&workspace_id=ws%2Fa", "workspace_id")).hasValue("ws%2Fa");
+        assertThat(HttpIds.queryParameter(null, "workspace_id")).isEmpty();
     }
 
     @Test
