@@ -67,6 +67,22 @@ class ObservedCorpusSafetyTest {
         assertSafety("dev", "round4-dev\\.jsonl", 0, "--min-exact", "0.98", "--min-policy", "0.98");
     }
 
+    /**
+     * Round 5's development part ({@code round5-dev.jsonl}): no automatic retry where the truth is
+     * not transient (unsafe 0) and every look-alike negative kept.
+     */
+    @Test
+    void roundFiveDevNoUnsafeEveryNegativeKept() throws Exception {
+        URL url = ObservedCorpusSafetyTest.class.getClassLoader().getResource("corpus/observed/round5-dev.jsonl");
+        assertThat(url).isNotNull();
+
+        Cli.Run run = Cli.run("catalogue", "score", "--split", "dev", "--max-unsafe", "0", "--min-negatives-kept", "1",
+                Path.of(url.toURI()).toString());
+
+        assertThat(run.out()).contains("unsafe: 0\n").contains("negatives kept: 1.0000");
+        assertThat(run.exitCode()).as("thresholds max-unsafe 0, min-negatives-kept 1").isZero();
+    }
+
     private static void assertSafety(String split) throws Exception {
         assertSafety(split, "cases-.*\\.jsonl", 9);
     }
