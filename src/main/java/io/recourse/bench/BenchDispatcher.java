@@ -232,12 +232,14 @@ final class BenchDispatcher implements AutoCloseable {
 
     /**
      * Waits until each of {@code runs} ran a completed turn or is {@code blocked_provider_action_required}
-     * or {@code declined}, or until no RouteCommand or RunState arrived for {@code quiet}, at most {@code timeout}.
+     * or {@code declined}, or until no RouteCommand or RunState arrived for {@code quiet} (counted from this
+     * call at the latest), at most {@code timeout}.
      *
      * @return whether every run settled
      */
     boolean awaitSettled(Set<String> runs, Duration quiet, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
         while (System.nanoTime() < deadline && failure == null) {
             synchronized (this) {
                 Set<String> settled = new HashSet<>(completedTurnRuns);
@@ -246,7 +248,7 @@ final class BenchDispatcher implements AutoCloseable {
                 if (settled.containsAll(runs)) {
                     return true;
                 }
-                if (lastDecisionNanos != 0 && System.nanoTime() - lastDecisionNanos > quiet.toNanos()) {
+                if (System.nanoTime() - Math.max(start, lastDecisionNanos) > quiet.toNanos()) {
                     return false;
                 }
             }
