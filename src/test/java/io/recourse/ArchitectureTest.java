@@ -45,8 +45,8 @@ class ArchitectureTest {
             Map.entry("io.recourse.runtime", 14),
             Map.entry("io.recourse.http", 15),
             Map.entry("io.recourse.demo", 16),
-            Map.entry("io.recourse.bench", 16),
-            Map.entry("io.recourse.cli", 17));
+            Map.entry("io.recourse.bench", 17),
+            Map.entry("io.recourse.cli", 18));
 
     /** Where Kafka types may appear: the stages' Kafka plumbing, the kit, the wiring and the runner. */
     static final String[] KAFKA_ALLOWED = {"..streams..", "io.recourse.kit..", "io.recourse.topology..",

@@ -89,16 +89,31 @@ public final class Bench implements AutoCloseable {
      * @param topologies      which topologies to run (both by default; only {@link Scenario.Kind#FULL} for a
      *                        state-and-memory point such as 1,000,000 sessions); thread, instance and latency
      *                        scenarios need {@link Scenario.Kind#FULL}
+     * @param workload        the workload's mix: {@link Workload.Mix#UNIFORM} (the default) or
+     *                        {@link Workload.Mix#REALISTIC} (duty cycles and Office runs, with the scripted
+     *                        Office dispatcher on full runs)
      * @throws IllegalArgumentException when {@code topologies} is empty
      */
     public record Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
                            List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
-                           boolean warmup, RecourseConfig base, Path workDir, List<Scenario.Kind> topologies) {
+                           boolean warmup, RecourseConfig base, Path workDir, List<Scenario.Kind> topologies,
+                           Workload.Mix workload) {
         public Settings {
             topologies = List.copyOf(topologies);
             if (topologies.isEmpty()) {
                 throw new IllegalArgumentException("at least one topology to run is required");
             }
+            if (workload == null) {
+                throw new IllegalArgumentException("a workload mix is required");
+            }
+        }
+
+        /** The uniform workload. */
+        public Settings(int sessions, int turnsPerSession, long seed, int runs, List<String> guarantees,
+                        List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
+                        boolean warmup, RecourseConfig base, Path workDir, List<Scenario.Kind> topologies) {
+            this(sessions, turnsPerSession, seed, runs, guarantees, threads, instances, latency, openTurns, warmup, base,
+                    workDir, topologies, Workload.Mix.UNIFORM);
         }
 
         /** Both topologies, the default. */
@@ -106,7 +121,7 @@ public final class Bench implements AutoCloseable {
                         List<Integer> threads, List<Integer> instances, boolean latency, boolean openTurns,
                         boolean warmup, RecourseConfig base, Path workDir) {
             this(sessions, turnsPerSession, seed, runs, guarantees, threads, instances, latency, openTurns, warmup, base,
-                    workDir, List.of(Scenario.Kind.values()));
+                    workDir, List.of(Scenario.Kind.values()), Workload.Mix.UNIFORM);
         }
 
         boolean runsFull() {
@@ -248,6 +263,7 @@ public final class Bench implements AutoCloseable {
              Admin admin = Admin.create(clientProps);
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps))) {
             BenchSupport.awaitAllRunning(List.of(runner));
+            BenchSupport.awaitLeaders(admin, id, Duration.ofSeconds(60));
             int partitions = producer.partitionsFor(frames).size();
             long records = 0;
             for (int i = 0; i < sessions; i++) {
@@ -369,20 +385,30 @@ public final class Bench implements AutoCloseable {
                 runners.add(new RecourseRunner(c, builder).start());
             }
             BenchSupport.awaitAllRunning(runners);
+            // the idempotent producers (ours and Streams') must not start on partitions still without a leader
+            BenchSupport.awaitLeaders(admin, id, Duration.ofSeconds(60));
+            boolean office = settings.workload() == Workload.Mix.REALISTIC && scenario.topology() == Scenario.Kind.FULL;
+            if (office) {
+                BenchSupport.publishRouteConfigs(clientProps, config, runners.get(0), Workload.officeRouteConfigs());
+            }
 
             List<String> outputs = scenario.topology() == Scenario.Kind.PASS_THROUGH ? List.of(passOut)
                     : Stream.of(classifications, unclassified, recoveryState).toList();
             try (BenchObserver observer = new BenchObserver(clientProps, outputs, scenario.topology(), classifications, unclassified,
                          recoveryState);
-                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps))) {
+                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps));
+                 BenchDispatcher dispatcher = office ? new BenchDispatcher(clientProps, config, settings.seed()).start() : null) {
                 observer.start();
                 int partitions = producer.partitionsFor(frames).size();
-                Workload.Options options = Workload.Options.defaults(settings.seed(), sessions)
+                Workload.Options options = Workload.Options.of(settings.workload(), settings.seed(), sessions)
                         .withTurnsPerSession(settings.turnsPerSession()).withSessionPrefix(id).withBase(Instant.now());
 
                 // (1) the workload, then the sentinels; wait until their outputs are readable
                 long t0 = System.nanoTime();
-                long records = BenchSupport.produce(producer, frames, new Workload(options), scenario.rate(), observer, t0);
+                java.util.Set<String> runIds = new java.util.HashSet<>();
+                long records = BenchSupport.produce(producer, frames,
+                        office ? config.topicName(RecourseConfig.TOPIC_OFFICE_RUN_REQUESTS) : null, new Workload(options),
+                        scenario.rate(), observer, t0, runIds);
                 BenchSupport.sendSentinels(producer, frames, id, 1, partitions, observer);
                 Duration timeout = Duration.ofSeconds(Math.max(120, records / 500));
                 boolean done = classifies || scenario.topology() == Scenario.Kind.PASS_THROUGH
@@ -395,6 +421,14 @@ public final class Bench implements AutoCloseable {
                 }
                 Latencies cls = observer.classificationLatencies();
                 Latencies sch = observer.scheduledLatencies();
+                OfficeResult officeResult = null;
+                if (dispatcher != null) {
+                    // the Office runs go on after the frames (retry delays, the quota reset): wait until they settle
+                    boolean settled = dispatcher.awaitSettled(runIds,
+                            Duration.ofSeconds(3L * Workload.OFFICE_QUOTA_RESET_SECONDS), timeout);
+                    officeResult = dispatcher.result(runIds.size(), t0, settled);
+                    LOG.info("{}: Office {}", scenario.label(), officeResult);
+                }
 
                 // (2) state after the workload: changelogs, RocksDB, heap, RSS
                 Map<String, Long> stores = scenario.topology() == Scenario.Kind.FULL ? BenchSupport.changelogBytes(admin, clientProps, id) : Map.of();
@@ -408,7 +442,8 @@ public final class Bench implements AutoCloseable {
                 double perOpenTurn = Double.NaN;
                 if (scenario.openTurnPhase() && done && !stores.isEmpty()) {
                     observer.resetSentinels();
-                    BenchSupport.produce(producer, frames, new Workload(options.onlyOpenTurns().clean()), 0, observer, System.nanoTime());
+                    BenchSupport.produce(producer, frames, null, new Workload(options.onlyOpenTurns().clean()), 0, observer,
+                            System.nanoTime(), new java.util.HashSet<>());
                     BenchSupport.sendSentinels(producer, frames, id, 2, partitions, observer);
                     if (classifies ? observer.awaitSentinels(partitions, timeout) : BenchSupport.awaitCommitted(admin, id, frames, timeout, observer)) {
                         long after = BenchSupport.changelogBytes(admin, clientProps, id).values().stream().mapToLong(Long::longValue).sum();
@@ -419,7 +454,7 @@ public final class Bench implements AutoCloseable {
                         cls.percentile(50), cls.percentile(99), cls.count(),
                         recovers ? sch.percentile(50) : Double.NaN, recovers ? sch.percentile(99) : Double.NaN, sch.count(),
                         !stores.isEmpty() ? (double) storeTotal / sessions : Double.NaN,
-                        perOpenTurn, stores, rocks, heapDelta, rss, loadAverage(), !done);
+                        perOpenTurn, stores, rocks, heapDelta, rss, loadAverage(), !done, officeResult);
             }
         } catch (ExecutionException e) {
             throw new IllegalStateException(scenario.label() + ": " + e.getCause(), e.getCause());

@@ -70,9 +70,36 @@ public final class BenchReport {
                     stores(rs), mib(med(rs, RunResult::rocksDbBytes)), mib(med(rs, RunResult::heapDeltaBytes)),
                     mib(med(rs, RunResult::rssBytes))));
         });
+        b.append(officeSection(by));
         abandoned.ifPresent(p -> b.append(abandonedSection(p)));
         b.append("\n### Targets\n\n").append(targets(by));
         return b.toString();
+    }
+
+    /** The routing owner under the realistic workload (full runs with Office runs), one row per run; empty without any. */
+    static String officeSection(Map<Scenario, List<RunResult>> by) {
+        StringBuilder b = new StringBuilder();
+        by.forEach((s, rs) -> rs.stream().filter(r -> r.office() != null).forEach(r -> {
+            OfficeResult o = r.office();
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f | %s | %s | %s / %s | %d | %s | %s | %d | %s |%n",
+                    s.label(), o.runs(), o.routeCommands(), o.runStates(), o.seconds(), num(o.decisionsPerSecond()),
+                    counts(o.failedTurns()), ms(o.answerP50()), ms(o.answerP99()), o.answerCount(), counts(o.actions()),
+                    counts(o.runsByStatus()), o.runsWithCompletedTurn(), o.settled() ? "yes" : "no"));
+        }));
+        if (b.length() == 0) {
+            return "";
+        }
+        return "\n### Routing owner (realistic workload: Office runs, scripted dispatcher)\n\n"
+                + "| scenario | Office runs | RouteCommands | RunStates | s | decisions/s | failed turns | "
+                + "failed turn → RouteCommand/RunState p50 / p99 ms | answered | actions | runs per status reached | "
+                + "runs with a completed turn | settled |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" + b;
+    }
+
+    private static String counts(Map<String, Integer> m) {
+        List<String> parts = new ArrayList<>();
+        new TreeMap<>(m).forEach((k, v) -> parts.add(k + " " + v));
+        return parts.isEmpty() ? "–" : String.join(", ", parts);
     }
 
     private static String abandonedSection(PurgeResult p) {
@@ -167,6 +194,11 @@ public final class BenchReport {
         return String.format(Locale.ROOT, "%-28s %9d records %7.1f s %,9.0f frames/s  cls p50/p99 %s/%s ms  sched p50/p99 %s/%s ms  state/session %s B  open turn %s B  load %.1f%s",
                 r.scenario().label(), r.records(), r.seconds(), r.framesPerSecond(), ms(r.classificationP50()),
                 ms(r.classificationP99()), ms(r.scheduledP50()), ms(r.scheduledP99()), num(r.stateBytesPerSession()),
-                num(r.stateBytesPerOpenTurn()), r.loadAverage(), r.timedOut() ? "  TIMED OUT" : "");
+                num(r.stateBytesPerOpenTurn()), r.loadAverage(), r.timedOut() ? "  TIMED OUT" : "")
+                + (r.office() == null ? "" : String.format(Locale.ROOT,
+                        "  office: %d runs, %d decisions, %s decisions/s, failed turn → answer p50/p99 %s/%s ms (%d)",
+                        r.office().runs(), r.office().routeCommands() + r.office().runStates(),
+                        num(r.office().decisionsPerSecond()), ms(r.office().answerP50()), ms(r.office().answerP99()),
+                        r.office().answerCount()));
     }
 }

@@ -1,16 +1,24 @@
 package io.recourse.bench;
 
+import io.recourse.config.RecourseConfig;
+import io.recourse.routing.RouteConfig;
+import io.recourse.routing.RouteConfigJson;
+import io.recourse.routing.streams.RoutingTopology;
 import io.recourse.runtime.RecourseRunner;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -26,6 +34,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,11 +58,24 @@ final class BenchSupport {
         return p;
     }
 
-    static long produce(KafkaProducer<byte[], byte[]> producer, String topic, Workload workload, double rate,
-                                BenchObserver observer, long t0) {
+    /**
+     * Sends {@code workload} (frames to {@code topic}, RunRequests to {@code runRequests} and their run
+     * ids into {@code runIds}, or skipped when it is {@code null}), paced to {@code rate} records/s when
+     * positive, and flushes. Returns the records sent.
+     */
+    static long produce(KafkaProducer<byte[], byte[]> producer, String topic, String runRequests, Workload workload,
+                        double rate, BenchObserver observer, long t0, Set<String> runIds) {
         long n = 0;
         while (workload.hasNext()) {
             Workload.Record r = workload.next();
+            if (r.kind() == Workload.Kind.RUN_REQUEST) {
+                if (runRequests != null) {
+                    runIds.add(r.sessionId());
+                    producer.send(new ProducerRecord<>(runRequests, r.key(), r.value()));
+                    n++;
+                }
+                continue;
+            }
             if (rate > 0) {
                 long due = t0 + (long) (n * 1e9 / rate);
                 for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
@@ -80,6 +104,62 @@ final class BenchSupport {
             }
         }
         producer.flush();
+    }
+
+    /**
+     * Waits until every partition of every topic whose name starts with {@code prefix} (and of the
+     * broker's internal topics) has a leader: an idempotent producer that starts on a freshly created
+     * partition before its leader is known can loop on out-of-order sequence errors (Kafka's own
+     * known issues; BENCHMARKS.md, Method).
+     */
+    static void awaitLeaders(Admin admin, String prefix, Duration timeout) throws InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            // the run's topics, and the broker's own (__transaction_state, __consumer_offsets) once they exist
+            List<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get().stream()
+                    .filter(t -> t.startsWith(prefix) || t.startsWith("__")).toList();
+            List<String> leaderless = new ArrayList<>();
+            try {
+                admin.describeTopics(names).allTopicNames().get().forEach((name, d) -> {
+                    if (d.partitions().stream().anyMatch(p -> p.leader() == null || p.leader().id() < 0)) {
+                        leaderless.add(name);
+                    }
+                });
+            } catch (ExecutionException e) {
+                leaderless.add(String.valueOf(e.getCause())); // a topic still being created or deleted: ask again
+            }
+            if (leaderless.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("partitions without a leader after " + timeout + ": " + leaderless);
+            }
+            Thread.sleep(50); // polling the cluster's metadata
+        }
+    }
+
+    /**
+     * Sends {@code configs} to the run's route-config topic and waits until the routing owner's global
+     * store holds every one (run requests on a profile it does not know yet would be declined).
+     */
+    static void publishRouteConfigs(Map<String, Object> client, RecourseConfig config, RecourseRunner runner,
+                                    List<RouteConfig> configs) throws InterruptedException, ExecutionException {
+        String topic = config.topicName(RecourseConfig.TOPIC_ROUTE_CONFIG);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerProps(client))) {
+            for (RouteConfig c : configs) {
+                p.send(new ProducerRecord<>(topic, c.dynamicProfileId().getBytes(StandardCharsets.UTF_8),
+                        RouteConfigJson.write(c).getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        ReadOnlyKeyValueStore<String, Object> store = runner.streams().store(StoreQueryParameters.fromNameAndType(
+                RoutingTopology.ROUTE_CONFIG_STORE, QueryableStoreTypes.keyValueStore()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (configs.stream().anyMatch(c -> store.get(c.dynamicProfileId()) == null)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the route configurations never reached " + RoutingTopology.ROUTE_CONFIG_STORE);
+            }
+            Thread.sleep(20); // the global thread reads the validated topic
+        }
     }
 
     static void awaitAllRunning(List<RecourseRunner> runners) throws InterruptedException {

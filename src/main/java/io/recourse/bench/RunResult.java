@@ -25,11 +25,12 @@ import java.util.Map;
  * @param rssBytes              resident set size of this JVM (broker included) after the workload
  * @param loadAverage           1-minute load average when the run ended
  * @param timedOut              whether the sentinels were not all seen in time (then {@code seconds} is the timeout)
+ * @param office                the routing owner's figures (realistic workload, full topology), else {@code null}
  */
 public record RunResult(Scenario scenario, long records, double seconds, double framesPerSecond,
                         double classificationP50, double classificationP99, int classificationCount,
                         double scheduledP50, double scheduledP99, int scheduledCount,
                         double stateBytesPerSession, double stateBytesPerOpenTurn, Map<String, Long> storeBytes,
                         double rocksDbBytes, double heapDeltaBytes, double rssBytes, double loadAverage,
-                        boolean timedOut) {
+                        boolean timedOut, OfficeResult office) {
 }

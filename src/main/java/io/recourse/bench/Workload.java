@@ -9,10 +9,20 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import io.recourse.demo.OfficeTurns;
+import io.recourse.demo.RoutingDemo;
+import io.recourse.demo.RoutingDemoScenario;
+import io.recourse.routing.Candidate;
+import io.recourse.routing.ClassPolicy;
+import io.recourse.routing.Policies;
+import io.recourse.routing.RetryPolicy;
+import io.recourse.routing.RouteConfig;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
 /**
@@ -65,58 +75,100 @@ public final class Workload implements Iterator<Workload.Record> {
     public record Options(long seed, int sessions, int concurrency, int turnsPerSession, int minFrames, int maxFrames,
                           double failingFraction, double malformedFraction, double outOfOrderFraction,
                           double duplicateFraction, double dynamicFraction, boolean openTurns, Instant base,
-                          String sessionPrefix) {
+                          String sessionPrefix, Mix mix) {
 
         /** The benchmark mix: 5 % failing turns, 1 % malformed, 2 % out of order, 0.5 % duplicates, 20 % dynamic. */
         public static Options defaults(long seed, int sessions) {
             return new Options(seed, sessions, Math.min(sessions, 100_000), 2, 10, 60, 0.05, 0.01, 0.02, 0.005, 0.2,
-                    false, Instant.parse("2026-06-01T12:00:00Z"), "bench");
+                    false, Instant.parse("2026-06-01T12:00:00Z"), "bench", Mix.UNIFORM);
+        }
+
+        /**
+         * The realistic mix ({@link Mix#REALISTIC}): the noise and failure fractions of {@link #defaults},
+         * at most {@link #REALISTIC_CONCURRENCY} sessions open at once, turns of 20–60 frames sent in
+         * bursts, {@link #OFFICE_FRACTION} of the sessions replaced by Office runs.
+         */
+        public static Options realistic(long seed, int sessions) {
+            return new Options(seed, sessions, Math.min(sessions, REALISTIC_CONCURRENCY), 2, 20, 60, 0.05, 0.01, 0.02,
+                    0.005, 0.2, false, Instant.parse("2026-06-01T12:00:00Z"), "bench", Mix.REALISTIC);
+        }
+
+        /** {@link #defaults} or {@link #realistic}. */
+        public static Options of(Mix mix, long seed, int sessions) {
+            return mix == Mix.REALISTIC ? realistic(seed, sessions) : defaults(seed, sessions);
         }
 
         public Options withTurnsPerSession(int n) {
             return new Options(seed, sessions, concurrency, n, minFrames, maxFrames, failingFraction, malformedFraction,
-                    outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, base, sessionPrefix);
+                    outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, base, sessionPrefix, mix);
         }
 
         public Options withConcurrency(int n) {
             return new Options(seed, sessions, n, turnsPerSession, minFrames, maxFrames, failingFraction, malformedFraction,
-                    outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, base, sessionPrefix);
+                    outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, base, sessionPrefix, mix);
         }
 
         public Options withBase(Instant b) {
             return new Options(seed, sessions, concurrency, turnsPerSession, minFrames, maxFrames, failingFraction,
-                    malformedFraction, outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, b, sessionPrefix);
+                    malformedFraction, outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, b, sessionPrefix, mix);
         }
 
         public Options withSessionPrefix(String p) {
             return new Options(seed, sessions, concurrency, turnsPerSession, minFrames, maxFrames, failingFraction,
-                    malformedFraction, outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, base, p);
+                    malformedFraction, outOfOrderFraction, duplicateFraction, dynamicFraction, openTurns, base, p, mix);
         }
 
         /**
          * Only the open half-turns (generation {@code turnsPerSession + 1}, seq from 1,000,001) of every
-         * session: no setup traffic, no closed turns. Sent after the ordinary stream of the same options
-         * it opens one more turn per session, for the state-per-open-turn measurement.
+         * session: no setup traffic, no closed turns, no Office runs. Sent after the ordinary stream of the
+         * same options it opens one more turn per session, for the state-per-open-turn measurement.
          */
         public Options onlyOpenTurns() {
             return new Options(seed, sessions, concurrency, turnsPerSession, minFrames, maxFrames, failingFraction,
-                    malformedFraction, outOfOrderFraction, duplicateFraction, dynamicFraction, true, base, sessionPrefix);
+                    malformedFraction, outOfOrderFraction, duplicateFraction, dynamicFraction, true, base, sessionPrefix, mix);
         }
 
         /** Without malformed, out-of-order and duplicate records (e.g. for the open-turn phase). */
         public Options clean() {
             return new Options(seed, sessions, concurrency, turnsPerSession, minFrames, maxFrames, failingFraction,
-                    0, 0, 0, dynamicFraction, openTurns, base, sessionPrefix);
+                    0, 0, 0, dynamicFraction, openTurns, base, sessionPrefix, mix);
         }
 
         public Options {
             if (sessions < 1 || concurrency < 1 || concurrency > sessions || turnsPerSession < 1
-                    || minFrames < 2 || maxFrames < minFrames) {
+                    || minFrames < 2 || maxFrames < minFrames || mix == null) {
                 throw new IllegalArgumentException("bad workload options " + sessions + "/" + concurrency + "/"
-                        + turnsPerSession + "/" + minFrames + ".." + maxFrames);
+                        + turnsPerSession + "/" + minFrames + ".." + maxFrames + "/" + mix);
             }
         }
     }
+
+    /** How the frames of the open sessions interleave. */
+    public enum Mix {
+        /** Every next frame from a uniformly chosen open session; {@code occurred_at} 250 ms per frame of the session. */
+        UNIFORM,
+        /**
+         * A duty cycle per session: each turn is a burst of {@code minFrames..maxFrames} frames at
+         * {@value #MIN_RATE}–{@value #MAX_RATE} frames/s, then the session idles
+         * {@value #MIN_IDLE_MS}–{@value #MAX_IDLE_MS} ms before its next turn; frames are sent in the
+         * order of their {@code occurred_at} across all open sessions. {@value #OFFICE_FRACTION} of the
+         * sessions are Office runs instead ({@link Kind#RUN_REQUEST}).
+         */
+        REALISTIC
+    }
+
+    /** Sessions open at once in the realistic mix (at most). */
+    public static final int REALISTIC_CONCURRENCY = 10_000;
+    /** Slowest and fastest burst of the realistic mix, frames per second of one session. */
+    public static final int MIN_RATE = 10;
+    public static final int MAX_RATE = 50;
+    /** Shortest and longest idle time between two turns of a session in the realistic mix, ms. */
+    public static final int MIN_IDLE_MS = 5_000;
+    public static final int MAX_IDLE_MS = 60_000;
+    /** Sessions of the realistic mix that are Office runs (a RunRequest; the bench's dispatcher plays their turns). */
+    public static final double OFFICE_FRACTION = 0.05;
+    /** Session indexes per Office workspace in the realistic mix (≈ 4 runs per workspace at {@link #OFFICE_FRACTION}). */
+    static final int SESSIONS_PER_OFFICE_WORKSPACE = 80;
 
     /** What a record is. */
     public enum Kind {
@@ -125,7 +177,12 @@ public final class Workload implements Iterator<Workload.Record> {
         /** A frame sent again (same key and bytes). */
         DUPLICATE,
         /** A record the ingress must reject to the DLQ. */
-        MALFORMED
+        MALFORMED,
+        /**
+         * An Office RunRequest (DESIGN §7.1) for the run {@code sessionId} (realistic mix only): key the
+         * workspace id, value the run request JSON; it goes to {@code recourse.office.run-requests}.
+         */
+        RUN_REQUEST
     }
 
     /**
@@ -175,6 +232,8 @@ public final class Workload implements Iterator<Workload.Record> {
     private final Options options;
     private final SplittableRandom scheduler;
     private final Slot[] slots;
+    /** The realistic mix's open sessions by the virtual time of their next record; {@code null} for the uniform mix. */
+    private final PriorityQueue<Slot> due;
     private int open;
     private int nextSession;
     private final ArrayList<Record> pending = new ArrayList<>(4);
@@ -184,15 +243,120 @@ public final class Workload implements Iterator<Workload.Record> {
     public Workload(Options options) {
         this.options = options;
         this.scheduler = new SplittableRandom(options.seed());
-        this.slots = new Slot[options.concurrency()];
-        while (open < slots.length) {
-            slots[open++] = new Slot(nextSession++);
+        if (options.mix() == Mix.REALISTIC) {
+            this.slots = null;
+            this.due = new PriorityQueue<>(options.concurrency(),
+                    Comparator.comparingLong((Slot x) -> x.nextAt).thenComparingInt(x -> x.index));
+            for (int i = 0; i < options.concurrency(); i++) {
+                // the first sessions start spread over one longest idle time, so their duty cycles are out of phase
+                due.add(new Slot(nextSession++, scheduler.nextInt(MAX_IDLE_MS)));
+            }
+        } else {
+            this.due = null;
+            this.slots = new Slot[options.concurrency()];
+            while (open < slots.length) {
+                slots[open++] = new Slot(nextSession++, 0);
+            }
         }
     }
 
     /** The names of the failing templates and their expected codes (for reports and tests). */
     public static List<String> failingCodes() {
         return FAILING.stream().map(Template::code).distinct().sorted().toList();
+    }
+
+    /** Dynamic profiles of the realistic mix's Office runs ({@link #officeRouteConfigs()}). */
+    public static final int OFFICE_PROFILES = 4;
+    /** {@code resets_in_seconds} of the Office runs' quota errors: the reset parked runs wake at. */
+    public static final int OFFICE_QUOTA_RESET_SECONDS = 10;
+    /**
+     * The Office candidates' policies: transient (model capacity) retried twice from 1 s, then skip;
+     * hard (quota, auth) not retried, skip — short enough that a run goes through retries, fall-through
+     * and parking within a benchmark run.
+     */
+    static final Policies OFFICE_POLICIES = new Policies(ClassPolicy.DEFAULT_TRANSIENT.withRetry(RetryPolicy.of(2, 1)),
+            ClassPolicy.DEFAULT_HARD);
+
+    /**
+     * The route configurations of the realistic mix's Office runs: {@value #OFFICE_PROFILES} dynamic
+     * profiles {@code bench-dyn-<n>}, each over the routing demo's three candidates
+     * ({@link RoutingDemoScenario#CANDIDATES}) with {@link #OFFICE_POLICIES}, fallback enabled.
+     */
+    public static List<RouteConfig> officeRouteConfigs() {
+        List<RouteConfig> out = new ArrayList<>();
+        for (int i = 0; i < OFFICE_PROFILES; i++) {
+            out.add(new RouteConfig("bench-dyn-" + i, RouteConfig.VERSION, true, RoutingDemoScenario.CANDIDATES.stream()
+                    .map(c -> new Candidate(c.executionProfileId(), c.providerId(), c.modelId(), OFFICE_POLICIES)).toList()));
+        }
+        return List.copyOf(out);
+    }
+
+    /** The workspace of the Office run of session index {@code index}: {@code <prefix>-ows-<n>}, n = index / {@value #SESSIONS_PER_OFFICE_WORKSPACE}. */
+    static String officeWorkspace(String prefix, int index) {
+        return prefix + "-ows-" + index / SESSIONS_PER_OFFICE_WORKSPACE;
+    }
+
+    /** The dynamic profile of the Office run of session index {@code index} (one per workspace). */
+    static String officeProfile(int index) {
+        return "bench-dyn-" + (index / SESSIONS_PER_OFFICE_WORKSPACE) % OFFICE_PROFILES;
+    }
+
+    /**
+     * How the dispatched turns of an Office workspace end, per candidate (route order, 0-based) and
+     * attempt on that candidate (1-based). Health and cooldowns are per workspace (DESIGN §1), so
+     * every run of a workspace follows its workspace's script; which script a workspace gets is seeded.
+     */
+    public enum OfficeScript {
+        /** Capacity on the first candidate that clears on the second attempt: short retries (35 %). */
+        RETRY_CLEARS(0.35),
+        /** Capacity on the first candidate that never clears: retries exhausted, fall-through to the second (20 %). */
+        CAPACITY_FALLS_THROUGH(0.20),
+        /** Quota (with a reset) on the first candidate: a cooldown, fall-through to the second (15 %). */
+        QUOTA_FALLS_THROUGH(0.15),
+        /** Auth expired on the first candidate: fall-through to the second (15 %). */
+        AUTH_FALLS_THROUGH(0.15),
+        /**
+         * Capacity on the first, quota on the second until the reset has passed, auth on the third: the run
+         * parks until the reset, then succeeds on the second (15 %).
+         */
+        PARKS(0.15);
+
+        private final double share;
+
+        OfficeScript(double share) {
+            this.share = share;
+        }
+
+        /** The share of the Office workspaces with this script. */
+        public double share() {
+            return share;
+        }
+
+        /** How the {@code attempt}-th turn (1-based) on candidate {@code candidate} (0-based) ends. */
+        public OfficeTurns.End end(int candidate, int attempt) {
+            return switch (this) {
+                case RETRY_CLEARS -> candidate == 0 && attempt == 1 ? OfficeTurns.End.CAPACITY : OfficeTurns.End.SUCCESS;
+                case CAPACITY_FALLS_THROUGH -> candidate == 0 ? OfficeTurns.End.CAPACITY : OfficeTurns.End.SUCCESS;
+                case QUOTA_FALLS_THROUGH -> candidate == 0 ? OfficeTurns.End.QUOTA : OfficeTurns.End.SUCCESS;
+                case AUTH_FALLS_THROUGH -> candidate == 0 ? OfficeTurns.End.AUTH : OfficeTurns.End.SUCCESS;
+                case PARKS -> candidate == 0 ? OfficeTurns.End.CAPACITY
+                        : candidate == 1 ? (attempt == 1 ? OfficeTurns.End.QUOTA : OfficeTurns.End.SUCCESS)
+                        : OfficeTurns.End.AUTH;
+            };
+        }
+
+        /** The script of workspace {@code <prefix>-ows-<n>} under {@code seed} (seeded by n, not by the prefix). */
+        public static OfficeScript of(long seed, String workspaceId) {
+            int n = Integer.parseInt(workspaceId.substring(workspaceId.lastIndexOf('-') + 1));
+            double u = new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ (0x5DEECE66DL + n)).nextDouble();
+            for (OfficeScript s : values()) {
+                u -= s.share;
+                if (u < 0) {
+                    return s;
+                }
+            }
+            return PARKS;
+        }
     }
 
     @Override
@@ -210,6 +374,10 @@ public final class Workload implements Iterator<Workload.Record> {
     }
 
     private void fill() {
+        if (due != null) {
+            fillByTime();
+            return;
+        }
         while (pendingAt >= pending.size() && open > 0) {
             pending.clear();
             pendingAt = 0;
@@ -218,11 +386,27 @@ public final class Workload implements Iterator<Workload.Record> {
             s.emit(pending);
             if (s.done()) {
                 if (nextSession < options.sessions()) {
-                    slots[i] = new Slot(nextSession++);
+                    slots[i] = new Slot(nextSession++, 0);
                 } else {
                     slots[i] = slots[--open];
                     slots[open] = null;
                 }
+            }
+        }
+    }
+
+    /** The realistic mix: the record of the session whose next one is due first; a finished session's place goes to a new one. */
+    private void fillByTime() {
+        while (pendingAt >= pending.size() && !due.isEmpty()) {
+            pending.clear();
+            pendingAt = 0;
+            Slot s = due.poll();
+            long now = s.nextAt;
+            s.emit(pending);
+            if (!s.done()) {
+                due.add(s);
+            } else if (nextSession < options.sessions()) {
+                due.add(new Slot(nextSession++, now + scheduler.nextInt(MIN_IDLE_MS)));
             }
         }
     }
@@ -266,9 +450,16 @@ public final class Workload implements Iterator<Workload.Record> {
 
     /** One open session: its random source, the current turn's plan and position. */
     private final class Slot {
+        final int index;
         final SplittableRandom rng;
         final String sessionId;
         final String identity;
+        /** Realistic mix: an Office run (its one record is the RunRequest), not a session of frames. */
+        final boolean office;
+        /** Realistic mix: virtual ms (from {@code base}) of this session's next record. */
+        long nextAt;
+        /** Realistic mix: ms between two frames of the current turn (1000 / frames per second). */
+        long spacing;
         int generation;
         long seq;
         Template template;
@@ -278,20 +469,25 @@ public final class Workload implements Iterator<Workload.Record> {
         long[] seqs;
         int at;
 
-        Slot(int index) {
+        Slot(int index, long startAt) {
+            this.index = index;
             rng = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + index);
             sessionId = options.sessionPrefix() + "-" + Long.toHexString(rng.nextLong() & 0xFFFFFFFFFFFFL) + "-" + index;
             identity = rng.nextDouble() < options.dynamicFraction()
                     ? "\"profile_kind\":\"dynamic\",\"workspace_id\":\"ws-" + (index % 97) + "\",\"run_id\":\"run-" + index
                             + "\",\"execution_profile_id\":\"ep-" + (index % 7) + "\""
                     : "\"profile_kind\":\"concrete\"";
+            office = options.mix() == Mix.REALISTIC && !options.openTurns() && rng.nextDouble() < OFFICE_FRACTION;
+            nextAt = startAt;
             generation = options.openTurns() ? options.turnsPerSession() : -1;
             seq = options.openTurns() ? 1_000_000 : 0;
-            nextTurn();
+            if (!office) {
+                nextTurn();
+            }
         }
 
         boolean done() {
-            return plan == null;
+            return office ? generation > 0 : plan == null;
         }
 
         private boolean openTurn() {
@@ -301,6 +497,12 @@ public final class Workload implements Iterator<Workload.Record> {
         void nextTurn() {
             generation++;
             at = 0;
+            if (options.mix() == Mix.REALISTIC) {
+                if (generation > 0 || options.openTurns()) {
+                    nextAt += MIN_IDLE_MS + rng.nextInt(MAX_IDLE_MS - MIN_IDLE_MS + 1); // the session idles
+                }
+                spacing = 1000 / (MIN_RATE + rng.nextInt(MAX_RATE - MIN_RATE + 1));
+            }
             if (generation > options.turnsPerSession() && !openTurn()) {
                 plan = null;
                 return;
@@ -360,13 +562,23 @@ public final class Workload implements Iterator<Workload.Record> {
         }
 
         void emit(List<Record> out) {
+            if (office) {
+                String ws = officeWorkspace(options.sessionPrefix(), index);
+                String runId = options.sessionPrefix() + "-run-" + index;
+                byte[] value = RoutingDemo.runRequestJson(runId, ws, officeProfile(index), options.base().plusMillis(nextAt))
+                        .toString().getBytes(StandardCharsets.UTF_8);
+                out.add(new Record(ws.getBytes(StandardCharsets.UTF_8), value, Kind.RUN_REQUEST, runId, 0, false, null, null));
+                generation = 1;
+                return;
+            }
             int item = plan[at];
             long frameSeq = seqs[at];
             String fragment = item >= 0 ? template.frames().get(item)
                     : (template.failing() ? FILLER_QUIET : FILLER_ALL).get(-1 - item);
             boolean terminal = generation > 0 && !openTurn() && item == template.frames().size() - 1;
             String profile = template.profileFragment() + "," + identity;
-            Instant when = options.base().plusMillis(250 * frameSeq);
+            Instant when = options.base().plusMillis(options.mix() == Mix.REALISTIC ? nextAt : 250 * frameSeq);
+            nextAt += spacing;
             Record r = render(sessionId, generation, frameSeq, when, fragment, profile, Kind.FRAME, terminal, template);
             out.add(r);
             if (rng.nextDouble() < options.duplicateFraction()) {

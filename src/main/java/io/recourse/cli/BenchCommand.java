@@ -5,6 +5,7 @@ import io.recourse.bench.BenchReport;
 import io.recourse.bench.PurgeResult;
 import io.recourse.bench.RunResult;
 import io.recourse.bench.Scenario;
+import io.recourse.bench.Workload;
 import io.recourse.config.RecourseConfig;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +64,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Topologies to run (default ${DEFAULT-VALUE}); e.g. --topology full for a state-and-memory point.")
     List<Scenario.Kind> topologies;
 
+    @Option(names = "--workload", paramLabel = "uniform|realistic", defaultValue = "uniform",
+            converter = WorkloadConverter.class,
+            description = "Workload mix (default ${DEFAULT-VALUE}): uniform (frames spread evenly over the open sessions) or "
+                    + "realistic (duty cycles: bursts of 20-60 frames at 10-50 frames/s, then idle; 5%% Office runs with "
+                    + "route configurations, run requests and a scripted dispatcher; BENCHMARKS.md, Method).")
+    Workload.Mix workload;
+
     @Option(names = "--seed", defaultValue = "8", description = "Workload seed (default ${DEFAULT-VALUE}).")
     long seed;
 
@@ -109,11 +117,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("recourse-bench-");
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("recourse bench: %d sessions × %d turns, %d run(s), guarantees %s, threads %s, instances %s, load %.1f%n",
-                sessions, turns, runs, guarantees, threads, instances, Bench.loadAverage());
+        out.printf("recourse bench: %s workload, %d sessions × %d turns, %d run(s), guarantees %s, threads %s, instances %s, load %.1f%n",
+                workload.name().toLowerCase(java.util.Locale.ROOT), sessions, turns, runs, guarantees, threads, instances,
+                Bench.loadAverage());
         out.flush();
         Bench.Settings settings = new Bench.Settings(sessions, turns, seed, runs, guarantees, threads, instances, latency,
-                openTurns, warmup, base, dir, topologies);
+                openTurns, warmup, base, dir, topologies, workload);
         List<RunResult> results;
         Optional<PurgeResult> abandoned;
         try (Bench bench = Bench.start(settings)) {
@@ -156,6 +165,19 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                         option + ": expected a positive number, got " + v);
             }
+        }
+    }
+
+    /** {@code uniform} or {@code realistic} → {@link Workload.Mix}; anything else is a usage error naming both. */
+    static final class WorkloadConverter implements picocli.CommandLine.ITypeConverter<Workload.Mix> {
+        @Override
+        public Workload.Mix convert(String value) {
+            for (Workload.Mix m : Workload.Mix.values()) {
+                if (m.name().toLowerCase(java.util.Locale.ROOT).equals(value)) {
+                    return m;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("expected uniform or realistic, got '" + value + "'");
         }
     }
 

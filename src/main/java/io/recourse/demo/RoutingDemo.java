@@ -67,9 +67,14 @@ public final class RoutingDemo implements Callable<Integer> {
      * @param occurredAt written as RFC 3339 UTC text
      */
     public static ObjectNode runRequestJson(String runId, String workspaceId, Instant occurredAt) {
+        return runRequestJson(runId, workspaceId, RoutingDemoScenario.PROFILE, occurredAt);
+    }
+
+    /** Likewise on the dynamic profile {@code dynamicProfileId} (the benchmark's Office runs). */
+    public static ObjectNode runRequestJson(String runId, String workspaceId, String dynamicProfileId, Instant occurredAt) {
         return JSON.createObjectNode().put("type", "run_request")
                 .put("request_id", "req-" + runId).put("run_id", runId).put("workspace_id", workspaceId)
-                .put("dynamic_profile_id", RoutingDemoScenario.PROFILE).put("task_id", "task-" + runId)
+                .put("dynamic_profile_id", dynamicProfileId).put("task_id", "task-" + runId)
                 .put("occurred_at", occurredAt.toString());
     }
 

@@ -222,66 +222,20 @@ final class RoutingDispatcher implements AutoCloseable {
         throw new IllegalStateException("unknown candidate " + executionProfileId);
     }
 
-    /** The next generation of {@code session}: the {@code session/prompt} request, then {@code end}'s frames. */
+    /** The next generation of {@code session}: the {@code session/prompt} request, then {@code end}'s frames ({@link OfficeTurns}). */
     private void publishTurn(String run, String session, String origin, RouteCommand c, int candidateIndex,
                              TurnEnd end) {
         sessionOf.put(run, session);
         int generation = generationOf.merge(session, 1, Integer::sum);
         long seq = seqOf.getOrDefault(session, 1L);
-        String sample = switch (end) {
-            case CAPACITY -> "codex_capacity_jsonrpc_error";
-            case QUOTA -> "codex_usage_limit_with_reset";
-            case AUTH -> "claude_oauth_token_expired";
-            case SUCCESS -> "claude_completed_with_tool";
-        };
-        List<ObjectNode> turn = new ArrayList<>();
-        ObjectNode prompt = frames.frame(sample, 0);
-        prompt.put("prompt_origin", origin);
-        if (c != null) {
-            prompt.put("command_id", c.getCommandId());
-        }
-        if ("retry".equals(origin)) {
-            prompt.put("retry_of_generation", generation - 1);
-        }
-        turn.add(prompt);
-        switch (end) {
-            case CAPACITY -> {
-                turn.add(frames.frame(sample, 1));
-                turn.add(frames.frame(sample, 2));
-            }
-            case QUOTA -> {
-                ObjectNode http = frames.frame(sample, 1);
-                ((ObjectNode) http.get("payload").get("body").get("error")).put("resets_in_seconds", 60);
-                turn.add(http);
-                turn.add(frames.frame(sample, 2));
-            }
-            case AUTH -> {
-                turn.add(frames.frame(sample, 1));
-                turn.add(frames.frame(sample, 2));
-            }
-            case SUCCESS -> {
-                turn.add(frames.frame(sample, 1)); // agent_message_chunk
-                turn.add(frames.frame(sample, 6)); // end_turn
-            }
-        }
-        var cand = RoutingDemoScenario.CANDIDATES.get(candidateIndex);
         Instant at = time.now();
-        for (int i = 0; i < turn.size(); i++) {
-            ObjectNode f = turn.get(i);
-            Instant occurred = at.plusMillis(i);
-            f.put("session_id", session).put("prompt_generation", generation).put("seq", seq + i)
-                    .put("occurred_at", occurred.toString()).put("profile_kind", "dynamic")
-                    .put("workspace_id", RoutingDemoScenario.WORKSPACE).put("run_id", run)
-                    .put("task_id", "task-" + run)
-                    .put("execution_profile_id", cand.executionProfileId())
-                    .put("provider_id", cand.providerId()).put("model_id", cand.modelId());
-            ObjectNode payload = (ObjectNode) f.get("payload");
-            if (payload.has("jsonrpc") && payload.has("id")) {
-                payload.put("id", 100 + generation);
-            }
-            if (end == TurnEnd.QUOTA && i == 1 && quotaReset == null) {
-                quotaReset = occurred.plusSeconds(60);
-            }
+        List<ObjectNode> turn = OfficeTurns.frames(frames, run, RoutingDemoScenario.WORKSPACE, session, generation, seq,
+                origin, c == null ? null : c.getCommandId(), RoutingDemoScenario.CANDIDATES.get(candidateIndex),
+                OfficeTurns.End.valueOf(end.name()), at, 60);
+        if (end == TurnEnd.QUOTA && quotaReset == null) {
+            quotaReset = at.plusMillis(1).plusSeconds(60); // the HTTP error frame's occurred_at + resets_in_seconds
+        }
+        for (ObjectNode f : turn) {
             producer.send(new ProducerRecord<>(topics.agentFrames().name(), session + "/" + generation,
                     f.toString().getBytes(StandardCharsets.UTF_8)));
         }

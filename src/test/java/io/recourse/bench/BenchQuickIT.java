@@ -65,4 +65,50 @@ class BenchQuickIT {
         assertThat(BenchReport.markdown(results, java.util.Optional.of(abandoned))).contains("| purged and counted |").contains("| yes |");
         assertThat(Files.exists(work)).isFalse();
     }
+    @Test
+    void aTinyRealisticRunDrivesTheRoutingOwnerThroughTheScriptedDispatcherAndMeasuresItsDecisions() throws Exception {
+        Path work = tmp.resolve("bench-realistic");
+        int sessions = 40;
+        long seed = 4; // 3 Office runs in one workspace whose script parks them (capacity, quota, auth, then the reset)
+        Bench.Settings settings = new Bench.Settings(sessions, 1, seed, 1, List.of("exactly_once_v2"), List.of(1), List.of(1),
+                false, false, false, RecourseConfig.defaults(), work, List.of(Scenario.Kind.FULL), Workload.Mix.REALISTIC);
+        long records = 0;
+        long runs = 0;
+        Workload w = new Workload(Workload.Options.realistic(seed, sessions).withTurnsPerSession(1));
+        while (w.hasNext()) {
+            Workload.Record r = w.next();
+            records++;
+            runs += r.kind() == Workload.Kind.RUN_REQUEST ? 1 : 0;
+        }
+        assertThat(runs).as("the seed gives this size a few Office runs").isGreaterThanOrEqualTo(2);
+
+        List<RunResult> results;
+        try (Bench bench = Bench.start(settings)) {
+            results = bench.runAll(r -> { });
+        }
+
+        assertThat(results).hasSize(1);
+        RunResult r = results.get(0);
+        assertThat(r.scenario().label()).isEqualTo("full eos t1 i1");
+        assertThat(r.timedOut()).isFalse();
+        assertThat(r.records()).isEqualTo(records);
+        OfficeResult office = r.office();
+        assertThat(office).isNotNull();
+        assertThat(office.runs()).isEqualTo((int) runs);
+        // every run was launched, and every run's first turn fails (each script starts with a failure on the first candidate)
+        assertThat(office.actions().getOrDefault("launch", 0)).isGreaterThanOrEqualTo((int) runs);
+        assertThat(office.failedTurns().values().stream().mapToInt(Integer::intValue).sum()).isGreaterThanOrEqualTo((int) runs);
+        assertThat(office.routeCommands()).isGreaterThan(runs);
+        assertThat(office.runStates()).isGreaterThanOrEqualTo(runs);
+        assertThat(office.decisionsPerSecond()).isPositive();
+        assertThat(office.answerCount()).isPositive();
+        assertThat(office.answerP99()).isGreaterThanOrEqualTo(office.answerP50()).isPositive();
+        assertThat(office.settled()).isTrue();
+        assertThat(office.runsWithCompletedTurn()).isPositive();
+        assertThat(office.runsByStatus()).containsKey("waiting_for_provider_capacity");
+        // the routing owner's stores now hold the runs
+        assertThat(r.storeBytes().getOrDefault("recourse-routing-runs", 0L)).isPositive();
+        assertThat(BenchReport.markdown(results)).contains("### Routing owner").contains("| full eos t1 i1 | " + runs + " |");
+        assertThat(Files.exists(work)).isFalse();
+    }
 }

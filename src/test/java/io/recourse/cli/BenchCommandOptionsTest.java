@@ -17,6 +17,7 @@ public class BenchCommandOptionsTest {
             "--threads 1,0 | --threads",
             "--instances 0 --quick | --instances",
             "--topology bogus | --topology",
+            "--workload bursty | --workload",
             "--guarantee nonsense | --guarantee",
             "--report /nonexistent-dir-of-recourse/x.md --quick | --report"})
     public void badOptionsAreUsageErrors(String args, String option) {
