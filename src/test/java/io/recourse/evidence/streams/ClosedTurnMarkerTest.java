@@ -26,7 +26,7 @@ public class ClosedTurnMarkerTest {
     }
 
     @Test
-    public void aClosedTurnKeepsNeitherEffectMarksNorKeptSignalReferences() {
+    public void aClosedTurnKeepsOnlyItsKeyAppendTimesAndMarker() {
         d.pipe(prompt("s1", 1, 1), T0);
         d.pipe(chunk("s1", 1, 2, "Here is the plan for the refactoring."), T0.plusSeconds(1));
         d.pipe(error("s1", 1, 3, "Internal error: overloaded"), T0.plusSeconds(2));
@@ -35,7 +35,12 @@ public class ClosedTurnMarkerTest {
         assertThat(stored.getClosed()).isEqualTo("closed");
         assertThat(stored.getEffects()).isEmpty();
         assertThat(stored.getKept()).isEmpty();
-        assertThat(stored.getMinMessageSeq()).isEqualTo(2L);
+        assertThat(stored.getMinMessageSeq()).as("effect flags are the outcome's, not the marker's").isEqualTo(Long.MAX_VALUE);
+        assertThat(stored.getSessionId()).isEqualTo("s1");
+        assertThat(stored.getPromptGeneration()).isEqualTo(1);
+        assertThat(stored.getAgentType()).as("identity fields are the outcome's").isNull();
+        assertThat(stored.getTerminal()).isNull();
+        assertThat(stored.getClosedAt()).isEqualTo(T0.plusSeconds(2));
     }
 
     @Test
