@@ -205,17 +205,24 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
 
     /**
      * Assembles and forwards the closed turn from its stored signals plus the closing frame's own
-     * signal (passed in, never stored), then swaps the turn's first {@code IDLE} entry for its
+     * signal (passed in, never stored), deletes the stored ones (nothing reads them again), then swaps the turn's first {@code IDLE} entry for its
      * {@code PURGE} entry (an entry re-armed later fires, finds the turn closed and is dropped).
      */
     private void close(String turnKey, TurnState state, java.util.Optional<Signal> closing, long timestamp) {
         List<Signal> stored = new ArrayList<>();
+        List<Windowed<String>> read = new ArrayList<>();
         try (KeyValueIterator<Windowed<String>, StoredSignal> it = signals.fetch(EvidenceAssembler.signalRangeFrom(turnKey),
                 EvidenceAssembler.signalRangeTo(turnKey), state.firstAppendAt().toEpochMilli(), state.lastAppendAt().toEpochMilli())) {
-            it.forEachRemaining(kv -> stored.add(AvroMapping.fromStored(kv.value)));
+            it.forEachRemaining(kv -> {
+                stored.add(AvroMapping.fromStored(kv.value));
+                read.add(kv.key);
+            });
         }
         closing.ifPresent(stored::add);
         ClosedTurn closed = assembler.assemble(state, stored);
+        for (Windowed<String> k : read) {
+            signals.put(k.key(), null, k.window().start()); // read once: a closed turn's signals are not kept
+        }
         context().forward(new Record<>(state.context().sessionId(), new EvidenceOutput.Closed(closed), timestamp));
         timeIndex.delete(EvidenceTimeIndex.key(state.firstAppendAt().plus(idle), Kind.IDLE, turnKey));
         timeIndex.put(EvidenceTimeIndex.key(state.closedAt().plus(retention), Kind.PURGE, turnKey), PRESENT);
