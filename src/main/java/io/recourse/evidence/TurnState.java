@@ -79,7 +79,7 @@ public record TurnState(
     /**
      * What a closed turn keeps in the turn store until it is purged (DESIGN §4, the closed
      * marker): the turn key ({@code session_id}, {@code prompt_generation}), the append times, the
-     * closed marker and when it was set, and the late-frame count. Everything else — identity and
+     * started/progressed flags, the closed marker and when it was set, and the late-frame count. Everything else — identity and
      * origin fields, effect flags and marks, kept-signal references, the terminal frame — only
      * assembling the turn's evidence reads; a later frame of the turn only counts as
      * {@code late_after_close}, and the purge reads only {@code closedAt}. The rest was most of the
