@@ -78,8 +78,17 @@ public final class EvidenceAssembler {
     private static final Comparator<SignalRef> KEEP_ORDER =
             Comparator.comparingInt(SignalRef::rank).reversed().thenComparing(SignalRef::seq, Comparator.reverseOrder());
 
+    /**
+     * How far a frame's append time must pass the stored {@link TurnState#lastAppendAt()} before a
+     * frame that changes nothing else moves it (DESIGN §4: the idle bound is hours, so expiry
+     * observes the last append time at this granularity, and such frames write no state).
+     */
+    public static final java.time.Duration LAST_APPEND_GRANULARITY = java.time.Duration.ofMinutes(1);
+
     private final EvidenceBounds bounds;
     private final SignalExtractor extractor;
+    /** Whether a frame that changes nothing returns the input state (see {@link #accept}). */
+    private final boolean keepUnchanged;
 
     /** An assembler with {@link EvidenceBounds#DEFAULTS}. */
     public EvidenceAssembler() {
@@ -87,8 +96,22 @@ public final class EvidenceAssembler {
     }
 
     public EvidenceAssembler(EvidenceBounds bounds) {
+        this(bounds, true);
+    }
+
+    private EvidenceAssembler(EvidenceBounds bounds, boolean keepUnchanged) {
         this.bounds = Objects.requireNonNull(bounds, "bounds");
         this.extractor = new SignalExtractor(bounds.maxSignalBytes());
+        this.keepUnchanged = keepUnchanged;
+    }
+
+    /**
+     * An assembler that advances the state on every frame (the last append time exactly, never the
+     * stored state kept as it is): what every frame used to write, against which the write rule is
+     * proven to lose nothing (tests).
+     */
+    static EvidenceAssembler advancingOnEveryFrame(EvidenceBounds bounds) {
+        return new EvidenceAssembler(bounds, false);
     }
 
     public EvidenceBounds bounds() {
@@ -121,7 +144,11 @@ public final class EvidenceAssembler {
      * @param state      the turn store's value for {@code frame.turnKey()}, or {@code null}
      * @param frame      a frame accepted by {@link io.recourse.ingress.FrameParser}
      * @param appendedAt the record's broker append time (UTC; LogAppendTime)
-     * @return the step; its {@code state} is {@code null} only for generation-0 frames
+     * @return the step; its {@code state} is {@code null} only for generation-0 frames, and is
+     *         {@code state} itself (the same instance) when the frame changes nothing that must
+     *         survive a crash — a frame with no signal, no effect mark, no event, no identity or
+     *         origin field and no close, within {@link #LAST_APPEND_GRANULARITY} of the stored last
+     *         append time (also a duplicate): the processor writes nothing for it
      */
     public FrameStep accept(TurnState state, Frame frame, Instant appendedAt) {
         Objects.requireNonNull(frame, "frame");
@@ -219,7 +246,15 @@ public final class EvidenceAssembler {
             m.closed = ClosedMarker.CLOSED;
             m.closedAt = appendedAt;
         }
-        return new FrameStep(m.freeze(), toStore, evicted, events, closes, false, false);
+        TurnState next = m.freeze();
+        if (keepUnchanged && state != null && !closes && toStore.isEmpty() && evicted.isEmpty() && events.isEmpty()
+                && appendedAt.isBefore(state.lastAppendAt().plus(LAST_APPEND_GRANULARITY))
+                && state.equals(next.withLastAppendAt(state.lastAppendAt()))) {
+            // Nothing an output reads changed, and the last append time moved by less than its
+            // granularity: the state stays as stored, so the processor writes nothing.
+            return new FrameStep(state, Optional.empty(), List.of(), List.of(), false, false, false);
+        }
+        return new FrameStep(next, toStore, evicted, events, closes, false, false);
     }
 
     /**

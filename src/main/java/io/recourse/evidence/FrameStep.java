@@ -7,7 +7,8 @@ import java.util.Optional;
  * What the streaming processor must do after {@link EvidenceAssembler#accept} (DESIGN §4).
  *
  * @param state          the new turn-store value to put, or {@code null} when nothing is stored
- *                       (generation-0 frames)
+ *                       (generation-0 frames); the input state itself (the same instance) when
+ *                       nothing must be written (see {@link EvidenceAssembler#accept})
  * @param signal         the signal to put into the signal store under
  *                       {@link EvidenceAssembler#signalKey(Signal, TurnState)} at the record's
  *                       timestamp, if any

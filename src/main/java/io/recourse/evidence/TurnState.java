@@ -78,9 +78,12 @@ public record TurnState(
 
     /**
      * What a closed turn keeps in the turn store until it is purged (DESIGN §4, the closed
-     * marker): this state without the effect marks and kept-signal references, which only
-     * assembling the turn's evidence reads — a later frame of the turn only counts as
-     * {@code late_after_close}. They were most of the state of an idle session.
+     * marker): the turn key ({@code session_id}, {@code prompt_generation}), the append times, the
+     * started/progressed flags, the closed marker and when it was set, and the late-frame count. Everything else — identity and
+     * origin fields, effect flags and marks, kept-signal references, the terminal frame — only
+     * assembling the turn's evidence reads; a later frame of the turn only counts as
+     * {@code late_after_close}, and the purge reads only {@code closedAt}. The rest was most of the
+     * state of an idle session.
      *
      * @throws IllegalStateException when the turn is still open
      */
@@ -88,9 +91,17 @@ public record TurnState(
         if (open()) {
             throw new IllegalStateException("turn " + turnKey() + " is open");
         }
-        return new TurnState(context, originSeq, firstAppendAt, lastAppendAt, started, progressed, promptRequestSeq,
-                promptRequestId, minMessageSeq, minThoughtSeq, minToolSeq, List.of(), effectsEvicted, markerSeq, List.of(),
-                signalsSeen, terminal, closed, closedAt, lateAfterClose);
+        TurnContext key = new TurnContext(context.sessionId(), context.promptGeneration(), null, null, null, null, null,
+                null, null, null, null, null, null, null, false);
+        return new TurnState(key, null, firstAppendAt, lastAppendAt, started, progressed, null, null, NONE, NONE, NONE,
+                List.of(), 0, NONE, List.of(), 0, null, closed, closedAt, lateAfterClose);
+    }
+
+    /** This state with {@code lastAppendAt} replaced (the assembler's "nothing else changed" test). */
+    TurnState withLastAppendAt(Instant at) {
+        return at.equals(lastAppendAt) ? this : new TurnState(context, originSeq, firstAppendAt, at, started, progressed,
+                promptRequestSeq, promptRequestId, minMessageSeq, minThoughtSeq, minToolSeq, effects, effectsEvicted,
+                markerSeq, kept, signalsSeen, terminal, closed, closedAt, lateAfterClose);
     }
 
     /** True until the closed marker is written (not a bean getter, so it never shadows {@code closed} in JSON). */

@@ -31,10 +31,13 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 /**
  * The evidence processor (DESIGN §4): the streaming plumbing around the pure
  * {@link EvidenceAssembler}. Per admitted frame (key {@code <session_id>/<prompt_generation>},
- * read where it lands) it loads the turn from the turn store, applies the frame, writes a kept
- * signal into the signal window store under {@link EvidenceAssembler#signalKey} at the record's
- * timestamp, forwards the step's session events, and on close fetches the turn's signals with one
- * key-range {@code fetch(turn#, turn#~, firstAppend, lastAppend)}, assembles and forwards the
+ * read where it lands) it loads the turn from the turn store, applies the frame, and — only when
+ * the step changed the state ({@link EvidenceAssembler#accept} returns the same state otherwise:
+ * nothing is written for the frame) — writes a kept signal into the signal window store under
+ * {@link EvidenceAssembler#signalKey} at the record's timestamp (not the closing frame's, which is
+ * assembled at once), forwards the step's session events, writes the state, and on close fetches
+ * the turn's signals with one key-range {@code fetch(turn#, turn#~, firstAppend, lastAppend)},
+ * assembles and forwards the
  * {@link ClosedTurn} for the classification processor right after it (DESIGN §5), which turns it
  * into the TurnOutcome. Everything is forwarded keyed by {@code session_id}.
  *
@@ -42,8 +45,9 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * index at {@code first append + idle bound}; a {@code STREAM_TIME} punctuator scans the index from
  * its start up to stream time (never the whole turn store). A turn that saw later frames is re-armed
  * at {@code last append + idle bound}; a turn still idle is closed with the marker
- * {@code expired}, counted ({@code evidence_expired}) and emits {@code TurnExpired}. Closing arms a
- * {@code PURGE} entry at {@code closed + retention}, which removes the closed turn's entry.
+ * {@code expired}, counted ({@code evidence_expired}) and emits {@code TurnExpired}. Closing deletes
+ * the first {@code IDLE} entry and arms a {@code PURGE} entry at {@code closed + retention}, which
+ * removes the closed turn's entry.
  * Frames of a closed turn are counted ({@code late_after_close}) and change nothing else.
  *
  * <p>Metrics (DESIGN §10, {@link RecourseMeters}): every fired time-index entry records its lag behind stream
@@ -158,8 +162,14 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
             putTurn(turnKey, step.state());
             return;
         }
+        if (step.state() == before) {
+            return; // nothing that must survive a crash changed (DESIGN §4): no write
+        }
         TurnState state = step.state();
-        step.signal().ifPresent(s -> signals.put(EvidenceAssembler.signalKey(turnKey, s.seq()), AvroMapping.toStored(s), timestamp));
+        if (!step.closesTurn()) {
+            // the closing frame's signal is assembled right below and never read again: not stored
+            step.signal().ifPresent(s -> signals.put(EvidenceAssembler.signalKey(turnKey, s.seq()), AvroMapping.toStored(s), timestamp));
+        }
         if (before != null && !step.evictedSeqs().isEmpty()) {
             deleteSignals(turnKey, step.evictedSeqs(), before.firstAppendAt().toEpochMilli(), timestamp);
         }
@@ -171,7 +181,7 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
         // a closed turn keeps only its marker: assembling below reads the full state
         putTurn(turnKey, step.closesTurn() ? state.closedMarker() : state);
         if (step.closesTurn()) {
-            close(turnKey, state, timestamp);
+            close(turnKey, state, step.signal(), timestamp);
         }
     }
 
@@ -193,14 +203,28 @@ public final class EvidenceProcessor extends ContextualProcessor<String, Frame, 
         }
     }
 
-    private void close(String turnKey, TurnState state, long timestamp) {
+    /**
+     * Assembles and forwards the closed turn from its stored signals plus the closing frame's own
+     * signal (passed in, never stored), deletes the stored ones (nothing reads them again), then swaps the turn's first {@code IDLE} entry for its
+     * {@code PURGE} entry (an entry re-armed later fires, finds the turn closed and is dropped).
+     */
+    private void close(String turnKey, TurnState state, java.util.Optional<Signal> closing, long timestamp) {
         List<Signal> stored = new ArrayList<>();
+        List<Windowed<String>> read = new ArrayList<>();
         try (KeyValueIterator<Windowed<String>, StoredSignal> it = signals.fetch(EvidenceAssembler.signalRangeFrom(turnKey),
                 EvidenceAssembler.signalRangeTo(turnKey), state.firstAppendAt().toEpochMilli(), state.lastAppendAt().toEpochMilli())) {
-            it.forEachRemaining(kv -> stored.add(AvroMapping.fromStored(kv.value)));
+            it.forEachRemaining(kv -> {
+                stored.add(AvroMapping.fromStored(kv.value));
+                read.add(kv.key);
+            });
         }
+        closing.ifPresent(stored::add);
         ClosedTurn closed = assembler.assemble(state, stored);
+        for (Windowed<String> k : read) {
+            signals.put(k.key(), null, k.window().start()); // read once: a closed turn's signals are not kept
+        }
         context().forward(new Record<>(state.context().sessionId(), new EvidenceOutput.Closed(closed), timestamp));
+        timeIndex.delete(EvidenceTimeIndex.key(state.firstAppendAt().plus(idle), Kind.IDLE, turnKey));
         timeIndex.put(EvidenceTimeIndex.key(state.closedAt().plus(retention), Kind.PURGE, turnKey), PRESENT);
     }
 

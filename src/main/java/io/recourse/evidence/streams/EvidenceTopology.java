@@ -25,7 +25,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #SIGNAL_STORE}: window store, key {@code <turn>#<seq 20 digits>}, value Avro
  *       {@code StoredSignal}, retention {@code recourse.evidence.retention.ms} (default 6 h);</li>
  *   <li>{@value #TURN_STORE}: key-value store, key {@code <turn>}, value Avro
- *       {@code TurnStateValue};</li>
+ *       {@code TurnStateValue}, with Kafka Streams' record cache ({@code statestore.cache.max.bytes}): a turn
+ *       written several times within a commit interval reaches RocksDB and the changelog once;</li>
  *   <li>{@value #TIME_INDEX_STORE}: key-value store, key {@link EvidenceTimeIndex} bytes, empty value.</li>
  * </ul>
  */
@@ -74,7 +75,7 @@ public final class EvidenceTopology {
                 Serdes.String(), AvroSerde.of(StoredSignal.class)));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TURN_STORE), Serdes.String(),
-                AvroSerde.of(TurnStateValue.class, TurnStateCoder::write)));
+                AvroSerde.of(TurnStateValue.class, TurnStateCoder::write)).withCachingEnabled());
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TIME_INDEX_STORE), Serdes.Bytes(), Serdes.ByteArray()));
 

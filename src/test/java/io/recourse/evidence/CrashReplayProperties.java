@@ -1,0 +1,289 @@
+package io.recourse.evidence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import io.recourse.classification.StubClassifier;
+import io.recourse.classification.TurnOutcomes;
+import io.recourse.ingress.Frame;
+import io.recourse.ingress.Phase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.generators.Generate;
+
+/**
+ * The evidence processor writes the turn state only when a frame changes it (DESIGN §4: a frame
+ * with nothing that must survive a crash writes nothing). Under {@code exactly_once_v2} a crash
+ * rolls the stores back to the last commit and the frames are replayed from the committed offset,
+ * with an empty decoded-state cache; so "crash at any frame, restore from what was written,
+ * replay" must give the same outcomes, events, closed turns and stored state as no crash. This is
+ * checked over a model of the processor's writes ({@link Model}: the written store, the cache it
+ * reads, the signal store, the outputs in order) for every corpus sequence at every commit point,
+ * and for generated turns (chunks, thoughts, tool calls, metadata-only updates, stderr, failure
+ * markers, duplicates, swapped neighbours, append-time gaps around {@link EvidenceAssembler#LAST_APPEND_GRANULARITY}).
+ */
+public class CrashReplayProperties {
+
+    private static final long SEED = 0x4352_4153_4805L;
+    private static final Duration IDLE = Duration.ofHours(2);
+    private static final List<SequenceCorpus.Line> LINES = SequenceCorpus.lines();
+    private static final long[] GAPS_MS = {0, 1, 1_000, 30_000, 59_999, 60_000, 61_000, 300_000};
+
+    /** The streaming processor's writes and outputs over maps (EvidenceProcessor, without Kafka). */
+    static final class Model {
+        final EvidenceAssembler assembler;
+        /** What the turn store (and its changelog) holds: only written states. */
+        final Map<String, TurnState> store = new HashMap<>();
+        /** What the processor reads: its decoded-state cache over the store. */
+        final Map<String, TurnState> cache = new HashMap<>();
+        final TreeMap<String, Signal> signals = new TreeMap<>();
+        final List<Object> outputs = new ArrayList<>();
+        int writes;
+
+        Model() {
+            this(new EvidenceAssembler());
+        }
+
+        Model(EvidenceAssembler assembler) {
+            this.assembler = assembler;
+        }
+
+        /** The state after a crash: the stores as committed, an empty cache, the outputs committed so far. */
+        Model restored() {
+            Model m = new Model();
+            m.store.putAll(store);
+            m.signals.putAll(signals);
+            m.outputs.addAll(outputs);
+            return m;
+        }
+
+        void feed(Frame f, Instant appendedAt) {
+            String key = f.turnKey();
+            TurnState before = f.promptGeneration() == 0 ? null : cache.containsKey(key) ? cache.get(key) : store.get(key);
+            FrameStep step = assembler.accept(before, f, appendedAt);
+            if (step.state() == null) {
+                outputs.addAll(step.events());
+                return;
+            }
+            if (step.duplicate()) {
+                return;
+            }
+            if (step.lateAfterClose()) {
+                put(key, step.state());
+                return;
+            }
+            if (step.state() == before) {
+                cache.put(key, before);
+                return;
+            }
+            TurnState state = step.state();
+            if (!step.closesTurn()) {
+                step.signal().ifPresent(s -> signals.put(EvidenceAssembler.signalKey(key, s.seq()), s));
+            }
+            for (long seq : step.evictedSeqs()) {
+                signals.remove(EvidenceAssembler.signalKey(key, seq));
+            }
+            outputs.addAll(step.events());
+            put(key, step.closesTurn() ? state.closedMarker() : state);
+            if (step.closesTurn()) {
+                List<Signal> stored = new ArrayList<>(signals.subMap(EvidenceAssembler.signalRangeFrom(key), true,
+                        EvidenceAssembler.signalRangeTo(key), true).values());
+                step.signal().ifPresent(stored::add); // the closing frame's signal is passed, not stored
+                ClosedTurn closed = assembler.assemble(state, stored);
+                outputs.add(closed);
+                outputs.add(TurnOutcomes.outcome(closed, new StubClassifier()));
+            }
+        }
+
+        /** The idle punctuator once every turn has been quiet for the idle bound. */
+        void expireAll() {
+            for (String key : new ArrayList<>(new TreeMap<>(store).keySet())) {
+                TurnState s = cache.containsKey(key) ? cache.get(key) : store.get(key);
+                if (s.open()) {
+                    Instant at = s.lastAppendAt().plus(IDLE);
+                    assembler.expire(s, at).ifPresent(x -> {
+                        put(key, x.state().closedMarker());
+                        outputs.add(x.event());
+                    });
+                }
+            }
+        }
+
+        private void put(String key, TurnState state) {
+            store.put(key, state);
+            cache.put(key, state);
+            writes++;
+        }
+    }
+
+    @Test
+    public void everyCorpusSequenceCrashedAtEveryFrameReplaysToTheSameOutputs() {
+        Random gaps = new Random(SEED);
+        for (SequenceCorpus.Line line : LINES) {
+            List<Frame> frames = line.frames();
+            List<Instant> at = appendTimes(frames.size(), gaps);
+            checkEveryCrashPoint(line.name(), frames, at);
+        }
+    }
+
+    @Test
+    public void generatedTurnsCrashedAtEveryFrameReplayToTheSameOutputs() {
+        qt().withFixedSeed(SEED).withExamples(150).forAll(longs().all(), integers().between(1, 40)).checkAssert((seed, n) -> {
+            Random rnd = new Random(seed);
+            List<Frame> frames = generatedTurn(rnd, n);
+            checkEveryCrashPoint("generated " + seed + "/" + n, frames, appendTimes(frames.size(), rnd));
+        });
+    }
+
+    @Test
+    public void theWriteRuleLosesNothingAgainstAdvancingTheStateOnEveryFrame() {
+        Random gaps = new Random(SEED + 1);
+        for (SequenceCorpus.Line line : LINES) {
+            checkSameOutputsAsEveryFrame(line.name(), line.frames(), appendTimes(line.frames().size(), gaps));
+        }
+        qt().withFixedSeed(SEED).withExamples(300).forAll(longs().all(), integers().between(1, 40)).checkAssert((seed, n) -> {
+            Random rnd = new Random(seed);
+            List<Frame> frames = generatedTurn(rnd, n);
+            checkSameOutputsAsEveryFrame("generated " + seed + "/" + n, frames, appendTimes(frames.size(), rnd));
+        });
+    }
+
+    /**
+     * Same outputs as the assembler that advances the state on every frame, except that an
+     * expired turn's last append time (and so its expiry) may be earlier by less than the
+     * granularity.
+     */
+    private static void checkSameOutputsAsEveryFrame(String name, List<Frame> frames, List<Instant> at) {
+        Model rule = new Model();
+        Model every = new Model(EvidenceAssembler.advancingOnEveryFrame(EvidenceBounds.DEFAULTS));
+        for (int i = 0; i < frames.size(); i++) {
+            rule.feed(frames.get(i), at.get(i));
+            every.feed(frames.get(i), at.get(i));
+        }
+        rule.expireAll();
+        every.expireAll();
+        assertThat(rule.outputs).as(name).hasSameSizeAs(every.outputs);
+        for (int i = 0; i < rule.outputs.size(); i++) {
+            Object r = rule.outputs.get(i);
+            Object e = every.outputs.get(i);
+            if (r instanceof TurnExpired re && e instanceof TurnExpired ee) {
+                assertThat(re.context()).as(name).isEqualTo(ee.context());
+                assertThat(re.lastAppendAt()).as(name).isBeforeOrEqualTo(ee.lastAppendAt())
+                        .isAfter(ee.lastAppendAt().minus(EvidenceAssembler.LAST_APPEND_GRANULARITY));
+            } else {
+                assertThat(r).as(name + ": output " + i).isEqualTo(e);
+            }
+        }
+        assertThat(rule.writes).as(name + ": writes").isLessThanOrEqualTo(every.writes);
+    }
+
+    @Test
+    public void metadataOnlyUpdatesWithinTheGranularityWriteNothing() {
+        Model m = new Model();
+        Instant t = Frames.T0;
+        m.feed(Frames.prompt(1), t);
+        m.feed(Frames.chunk(2, "Reading the files."), t.plusMillis(10));
+        int writes = m.writes;
+        m.feed(usage(3), t.plusSeconds(20));
+        m.feed(usage(4), t.plusSeconds(59));
+        assertThat(m.writes).as("metadata-only updates within a minute").isEqualTo(writes);
+        m.feed(usage(5), t.plusSeconds(61));
+        assertThat(m.writes).as("a minute after the stored last append it moves").isEqualTo(writes + 1);
+        assertThat(m.store.get("s1/1").lastAppendAt()).isEqualTo(t.plusSeconds(61));
+        m.feed(Frames.toolCall(6), t.plusSeconds(62));
+        assertThat(m.writes).as("an effect flag's first flip is written").isEqualTo(writes + 2);
+    }
+
+    private static void checkEveryCrashPoint(String name, List<Frame> frames, List<Instant> at) {
+        Model reference = new Model();
+        List<Model> snapshots = new ArrayList<>();
+        for (int i = 0; i < frames.size(); i++) {
+            snapshots.add(reference.restored());
+            reference.feed(frames.get(i), at.get(i));
+            assertThat(reference.store).as(name + ": the store is the cache after frame " + i).isEqualTo(reference.cache);
+        }
+        snapshots.add(reference.restored());
+        reference.expireAll();
+        for (int commit = 0; commit <= frames.size(); commit++) {
+            Model crashed = snapshots.get(commit);
+            for (int i = commit; i < frames.size(); i++) {
+                crashed.feed(frames.get(i), at.get(i));
+            }
+            crashed.expireAll();
+            assertThat(crashed.outputs).as(name + ": crash after commit at frame " + commit).isEqualTo(reference.outputs);
+            assertThat(crashed.store).as(name + ": stored state after a crash at frame " + commit).isEqualTo(reference.store);
+        }
+    }
+
+    private static List<Instant> appendTimes(int n, Random rnd) {
+        List<Instant> out = new ArrayList<>(n);
+        Instant t = Frames.T0;
+        for (int i = 0; i < n; i++) {
+            t = t.plusMillis(GAPS_MS[rnd.nextInt(GAPS_MS.length)]);
+            out.add(t);
+        }
+        return out;
+    }
+
+    private static Frame usage(long seq) {
+        return Frames.update(seq, "{\"sessionUpdate\":\"usage_update\",\"used\":" + (1000 + seq) + ",\"size\":200000}");
+    }
+
+    /** A turn of {@code n} inner frames between its prompt and (mostly) a terminal frame, with noise. */
+    private static List<Frame> generatedTurn(Random rnd, int n) {
+        List<Frame> frames = new ArrayList<>();
+        frames.add(Frames.prompt(1));
+        String[] texts = {"I'll read the README first.", "Selected model is at capacity. Please try a different model.",
+                "The service has two endpoints.", "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}", " "};
+        for (int i = 0; i < n; i++) {
+            long seq = 2 + i;
+            frames.add(switch (rnd.nextInt(9)) {
+                case 0, 1 -> Frames.chunk(seq, texts[rnd.nextInt(texts.length)]);
+                case 2 -> Frames.thought(seq, "Reading the router module");
+                case 3 -> Frames.toolCall(seq);
+                case 4 -> Frames.update(seq, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}");
+                case 5 -> usage(seq);
+                case 6 -> Frames.update(seq, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+                case 7 -> Frames.stderr(seq, "warning: retrying request");
+                default -> rnd.nextInt(4) == 0 ? Frames.codexMarker(seq)
+                        : Frames.frame(seq, io.recourse.ingress.FrameSource.LIFECYCLE, "{\"event\":\"heartbeat\"}")
+                                .phase(Phase.STREAMING).build();
+            });
+        }
+        long last = 2 + n;
+        switch (rnd.nextInt(5)) {
+            case 0 -> frames.add(Frames.endTurn(last));
+            case 1 -> frames.add(Frames.error(last, "Selected model is at capacity"));
+            case 2 -> frames.add(Frames.result(last, "cancelled"));
+            case 3 -> frames.add(Frames.endTurn(last)); // and late frames after it
+            default -> {
+                // left open: the idle bound closes it
+            }
+        }
+        if (rnd.nextInt(3) == 0) {
+            frames.add(Frames.chunk(last + 1, "late"));
+        }
+        for (int i = 1; i + 2 < frames.size(); i++) {
+            if (rnd.nextInt(10) == 0) {
+                Frame a = frames.get(i);
+                frames.set(i, frames.get(i + 1));
+                frames.set(i + 1, a);
+            }
+        }
+        for (int i = frames.size() - 1; i >= 1; i--) {
+            if (rnd.nextInt(15) == 0) {
+                frames.add(i, frames.get(i));
+            }
+        }
+        return frames;
+    }
+}
