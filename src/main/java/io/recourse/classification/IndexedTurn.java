@@ -165,12 +165,24 @@ final class IndexedTurn {
         if (!RuleIndex.isSet(f.admitted, gate)) {
             return false;
         }
+        if (f.tested == null) {
+            f.tested = new long[f.admitted.length];
+            f.held = new long[f.admitted.length];
+        } else if (RuleIndex.isSet(f.tested, gate)) {
+            return RuleIndex.isSet(f.held, gate); // the same regex in another test (the shapes' prose detector)
+        }
+        boolean held = false;
         for (RegexAlternative a : index.gates[gate]) {
             if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
-                return true;
+                held = true;
+                break;
             }
         }
-        return false;
+        RuleIndex.set(f.tested, gate);
+        if (held) {
+            RuleIndex.set(f.held, gate);
+        }
+        return held;
     }
 
     private Matcher[] matchers() {
@@ -204,6 +216,9 @@ final class IndexedTurn {
         long[] present;
         int[] found;
         long[] admitted;
+        /** Gates run on this field so far, and those that held (allocated on the first run). */
+        long[] tested;
+        long[] held;
         private String lower;
         private boolean parsed;
         private Long number;

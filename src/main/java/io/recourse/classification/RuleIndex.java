@@ -45,7 +45,7 @@ public final class RuleIndex {
     final RegexAlternative[] alternatives;
     /** Regexes (gate ids) with an alternative that has no literal: always admitted. */
     final long[] ungated;
-    /** Gate id (one per catalogue regex) → its alternatives. */
+    /** Gate id (one per distinct catalogue regex: pattern and flags) → its alternatives. */
     final RegexAlternative[][] gates;
     private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
@@ -357,6 +357,8 @@ public final class RuleIndex {
         final List<RegexAlternative> alternatives = new ArrayList<>();
         final List<RegexAlternative[]> gates = new ArrayList<>();
         final Map<FieldMatch, Integer> gateIds = new IdentityHashMap<>();
+        /** The same regex (pattern and flags) in several tests is one gate: compiled once, its result kept per field. */
+        final Map<String, Integer> gateByRegex = new HashMap<>();
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
         final java.util.Set<Integer> regexTargets = new java.util.HashSet<>();
@@ -402,7 +404,14 @@ public final class RuleIndex {
             if (known != null) {
                 return known;
             }
+            String key = m.pattern().flags() + "/" + m.pattern().pattern();
+            known = gateByRegex.get(key);
+            if (known != null) {
+                gateIds.put(m, known);
+                return known;
+            }
             int id = gates.size();
+            gateByRegex.put(key, id);
             RegexPrefilter p = RegexPrefilter.of(m.pattern());
             boolean caseSensitive = !p.ignoreCase();
             List<RegexAlternative> alts = new ArrayList<>();

@@ -254,6 +254,9 @@ public class ClassifierFastPathProperties {
         assertThat(RequiredLiterals.of("colou?r+s", 0)).containsExactly(List.of("colo"));
         assertThat(RequiredLiterals.of("(?:abc|de)fgh", 0)).containsExactly(List.of("fgh"));
         assertThat(RequiredLiterals.of("(?i)abcdef", 0)).isEmpty();
+        assertThat(RequiredLiterals.of("xyz(?i:abcd)efg", 0)).as("a scoped flag group's literals compare otherwise")
+                .containsExactly(List.of("xyz"), List.of("efg"));
+        assertThat(RequiredLiterals.of("(?x:a b)cdef", 0)).as("a syntax flag").isEmpty();
         assertThat(RequiredLiterals.of("(abc)\\1", 0)).isEmpty();
     }
 
