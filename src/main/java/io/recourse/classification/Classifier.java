@@ -93,9 +93,19 @@ public final class Classifier implements TurnClassifier {
             return Optional.empty();
         }
         RuleIndex index = catalogue.index();
-        IndexedTurn turn = index.turn(signals);
+        IndexedTurn turn = index.reusedTurn(signals);
+        try {
+            return classify(evidence, signals, completed, index, turn);
+        } finally {
+            turn.release();
+        }
+    }
+
+    private Optional<Classification> classify(Evidence evidence, List<Signal> signals, boolean completed, RuleIndex index,
+                                              IndexedTurn turn) {
         int n = signals.size();
-        boolean[] scopes = index.agentScopes(evidence.agentType());
+        RuleIndex.AgentScopes agentScopes = index.scopesOf(evidence.agentType());
+        boolean[] scopes = agentScopes.inScope;
         boolean[] surfaced = marks(index.surfacedShapes(), scopes, turn, n, false);
         if (completed && !any(surfaced)) {
             return Optional.empty(); // a completed turn fails only on a match resting on a surfaced failure
@@ -110,7 +120,7 @@ public final class Classifier implements TurnClassifier {
         }
         Rule winner = null;
         Rule backgroundWinner = null;
-        long[] candidates = index.candidates(turn, scopes); // in scope, every positive condition possible
+        long[] candidates = index.candidates(turn, agentScopes); // in scope, every positive condition reads a kind of the turn
         RuleIndex.CompiledRule[] rules = index.rules();
         String provider = null;
         search:

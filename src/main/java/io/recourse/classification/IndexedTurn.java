@@ -18,39 +18,70 @@ import java.util.regex.Matcher;
  * scanned on the first {@link #possible} or {@link #admitted}, which gives the regexes admitted
  * somewhere in the turn: a condition outside them cannot hold on any signal.
  *
- * <p>Not thread-safe; one per {@link Classifier#classify} call. Nothing is remembered across turns.
+ * <p>Not thread-safe; one per thread, {@link #reset} for each {@link Classifier#classify} call
+ * (only buffers and matchers are kept: nothing a turn derived is remembered across turns).
  */
 final class IndexedTurn {
 
     private static final Field ABSENT = new Field(null);
 
     private final RuleIndex index;
-    private final List<Signal> signals;
-    /** Per signal, its {@link SignalKind} ordinal. */
-    private final int[] kindOf;
+    private List<Signal> signals;
+    /** Signals of the turn ({@code signals.size()}). */
+    private int n;
+    /** Per signal, its {@link SignalKind} ordinal (capacity may exceed {@link #n}). */
+    private int[] kindOf;
     /** Bit per {@link SignalKind} ordinal of the turn's signals. */
-    private final int kinds;
-    /** Per signal and target id ({@code i * targets + t}): the field, once read. */
-    private final Field[] fields;
+    private int kinds;
+    /** Per signal and target id ({@code i * targets + t}): the field, once read (capacity may exceed). */
+    private Field[] fields;
     private final LiteralSet.Scratch scratch = new LiteralSet.Scratch();
     /** Gates admitted in some field of the turn (once {@link #scannedAll}). */
     private final long[] admitted;
     private boolean scannedAll;
-    /** Per alternative id, its matcher in this turn (created on first use, then reset to each text). */
+    /** Per alternative id, its matcher (created on first use, then reset to each text; kept across {@link #reset}s). */
     private Matcher[] matchers;
 
     IndexedTurn(RuleIndex index, List<Signal> signals) {
         this.index = index;
+        this.admitted = new long[index.ungated.length];
+        this.kindOf = new int[0];
+        this.fields = new Field[0];
+        reset(signals);
+    }
+
+    /**
+     * This object made the state of a new turn of {@code signals} (as a new instance would be),
+     * keeping its buffers and matchers: one per thread is reused turn after turn.
+     */
+    IndexedTurn reset(List<Signal> signals) {
         this.signals = signals;
-        this.kindOf = new int[signals.size()];
+        this.n = signals.size();
+        if (kindOf.length < n) {
+            kindOf = new int[Math.max(n, 8)];
+        }
         int k = 0;
-        for (int i = 0; i < kindOf.length; i++) {
+        for (int i = 0; i < n; i++) {
             kindOf[i] = signals.get(i).kind().ordinal();
             k |= 1 << kindOf[i];
         }
         this.kinds = k;
-        this.fields = new Field[signals.size() * index.targets.length];
-        this.admitted = new long[index.ungated.length];
+        int slots = n * index.targets.length;
+        if (fields.length < slots) {
+            fields = new Field[Math.max(slots, 8 * index.targets.length)];
+        } else {
+            java.util.Arrays.fill(fields, 0, slots, null);
+        }
+        java.util.Arrays.fill(admitted, 0L);
+        scannedAll = false;
+        return this;
+    }
+
+    /** Drops the references to the turn's signals (its buffers and matchers stay). */
+    void release() {
+        java.util.Arrays.fill(fields, 0, n * index.targets.length, null);
+        signals = List.of();
+        n = 0;
     }
 
     /** Bit per {@link SignalKind} ordinal of the turn's signals. */
@@ -82,7 +113,7 @@ final class IndexedTurn {
     /** Scans every field some regex reads (once), for {@link #possible}. */
     private void scanAll() {
         scannedAll = true;
-        for (int i = 0; i < kindOf.length; i++) {
+        for (int i = 0; i < n; i++) {
             for (int t : index.regexTargets[kindOf[i]]) {
                 Field f = field(i, t);
                 if (f != ABSENT) {
@@ -165,12 +196,24 @@ final class IndexedTurn {
         if (!RuleIndex.isSet(f.admitted, gate)) {
             return false;
         }
+        if (f.tested == null) {
+            f.tested = new long[f.admitted.length];
+            f.held = new long[f.admitted.length];
+        } else if (RuleIndex.isSet(f.tested, gate)) {
+            return RuleIndex.isSet(f.held, gate); // the same regex in another test (the shapes' prose detector)
+        }
+        boolean held = false;
         for (RegexAlternative a : index.gates[gate]) {
             if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
-                return true;
+                held = true;
+                break;
             }
         }
-        return false;
+        RuleIndex.set(f.tested, gate);
+        if (held) {
+            RuleIndex.set(f.held, gate);
+        }
+        return held;
     }
 
     private Matcher[] matchers() {
@@ -204,6 +247,9 @@ final class IndexedTurn {
         long[] present;
         int[] found;
         long[] admitted;
+        /** Gates run on this field so far, and those that held (allocated on the first run). */
+        long[] tested;
+        long[] held;
         private String lower;
         private boolean parsed;
         private Long number;

@@ -6,11 +6,13 @@ import java.util.regex.Pattern;
  * The characters one of which begins every match of a regex, read from its first consuming atom
  * when that is simple: a literal character, an escape ({@code \n}, {@code \s}, {@code \d},
  * {@code \w}, an escaped symbol) or a character class of such members and ranges, not optional,
- * after any lookarounds at the start (zero-width: they only narrow where a match starts). A match
+ * after any lookarounds at the start (zero-width: they only narrow where a match starts), or a
+ * non-optional {@code (?:…)} or {@code (?i:…)} group whose alternatives each begin so (the union
+ * of their sets; inside {@code (?i:…)} ASCII letters in both cases). A match
  * of such a regex cannot be empty, so it can only start at a position holding one of these
  * characters: {@link RegexAlternative#find} tries the regex there and nowhere else.
  *
- * <p>{@link #of} answers {@code null} for anything else (a group, {@code .}, an anchor, a negated
+ * <p>{@link #of} answers {@code null} for anything else (another group, {@code .}, an anchor, a negated
  * or nested class, {@code \p{…}}, an optional first atom, supplementary characters, flags other
  * than {@code CASE_INSENSITIVE} and {@code DOTALL}): then every position is a candidate.
  * {@code CASE_INSENSITIVE} without {@code UNICODE_CASE} folds ASCII letters only, as
@@ -111,20 +113,17 @@ final class LeadingChars {
         private final boolean[] ascii = new boolean[128];
         private final StringBuilder others = new StringBuilder();
         private int i;
+        /** Inside a {@code (?i:…)} group (or the whole regex case-insensitive): ASCII letters added in both cases. */
+        private boolean foldNow;
 
         Parser(String re, boolean fold) {
             this.re = re;
             this.fold = fold;
+            this.foldNow = fold;
         }
 
         LeadingChars parse() {
-            while (re.startsWith("(?<!", i) || re.startsWith("(?<=", i) || re.startsWith("(?=", i) || re.startsWith("(?!", i)) {
-                i = closingParen(i) + 1; // zero-width: a match still starts at the next atom
-                if (i <= 0) {
-                    return null;
-                }
-            }
-            if (i >= re.length() || !atom() || !required()) {
+            if (!alternative(re.length())) {
                 return null;
             }
             if (fold) {
@@ -135,6 +134,72 @@ final class LeadingChars {
                 }
             }
             return others.length() > MAX_OTHERS ? null : new LeadingChars(ascii, others.toString());
+        }
+
+        /**
+         * The first atom of the alternative at {@code i} (ending before {@code end}): after zero-width
+         * lookarounds, a simple atom, or a non-optional group {@code (?:…)} or {@code (?i:…)} whose
+         * alternatives each begin with such an atom (their union). Advances past it.
+         */
+        private boolean alternative(int end) {
+            while (re.startsWith("(?<!", i) || re.startsWith("(?<=", i) || re.startsWith("(?=", i) || re.startsWith("(?!", i)) {
+                int close = closingParen(i);
+                if (close < 0 || close >= end) {
+                    return false;
+                }
+                i = close + 1; // zero-width: a match still starts at the next atom
+            }
+            if (i >= end) {
+                return false;
+            }
+            boolean caseless = re.startsWith("(?i:", i);
+            if (caseless || re.startsWith("(?:", i)) {
+                int close = closingParen(i);
+                if (close < 0 || close >= end) {
+                    return false;
+                }
+                boolean outer = foldNow;
+                foldNow |= caseless;
+                int from = i + (caseless ? 4 : 3);
+                for (int bar : topLevelBars(from, close)) {
+                    i = from;
+                    if (!alternative(bar)) {
+                        return false;
+                    }
+                    from = bar + 1;
+                }
+                foldNow = outer;
+                i = close + 1;
+                return required();
+            }
+            return atom() && required();
+        }
+
+        /** Positions of the {@code |} at depth 0 between {@code from} and {@code close}, and {@code close} last. */
+        private java.util.List<Integer> topLevelBars(int from, int close) {
+            java.util.List<Integer> out = new java.util.ArrayList<>();
+            int depth = 0;
+            boolean inClass = false;
+            for (int k = from; k < close; k++) {
+                char c = re.charAt(k);
+                if (c == '\\') {
+                    k++;
+                } else if (inClass) {
+                    if (c == ']') {
+                        inClass = false;
+                    }
+                } else if (c == '[') {
+                    inClass = true;
+                } else if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    depth--;
+                } else if (c == '|' && depth == 0) {
+                    out.add(k);
+                }
+            }
+            out.add(close);
+            return out;
         }
 
         /** The atom at {@code i}; advances past it. */
@@ -261,6 +326,10 @@ final class LeadingChars {
         }
 
         private boolean add(char c) {
+            if (foldNow && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')) {
+                ascii[c | 0x20] = true;
+                ascii[c & ~0x20] = true;
+            }
             if (c < 128) {
                 ascii[c] = true;
             } else if (others.indexOf(String.valueOf(c)) < 0) {

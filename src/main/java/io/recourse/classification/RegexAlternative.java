@@ -174,13 +174,13 @@ final class RegexAlternative {
 
     /**
      * This alternative's matcher of the turn reset to {@code text}: as {@code pattern.matcher(text)},
-     * with transparent, non-anchoring bounds when it is tried from its leading literals.
+     * with transparent, non-anchoring bounds when it is tried from its leading literals or characters.
      */
     private Matcher matcher(String text, Matcher[] matchers) {
         Matcher m = matchers[id];
         if (m == null) {
             m = pattern.matcher(text);
-            if (!anchored && starts != null) {
+            if (!anchored && (starts != null || leading != null)) { // tried from positions: lookbehinds see the text before
                 m.useTransparentBounds(true).useAnchoringBounds(false);
             }
             matchers[id] = m;

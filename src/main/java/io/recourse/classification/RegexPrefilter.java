@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * is not run. Case-insensitive patterns (ASCII folding,
  * no {@code UNICODE_CASE}) compare against the lower-cased text. A pattern without such literals
  * (an alternative opening with a group, a class, an escape class, or a shorter literal) gets no
- * prefilter and always runs; a pattern that cannot be split safely (inline flags, back
+ * prefilter and always runs; a pattern that cannot be split safely (an unscoped inline flag such as {@code (?i)}, back
  * references, quoting) runs whole. Only pure-ASCII literals are used. The result is always the
  * regex's own; {@code RegexPrefilterProperties} checks it on the catalogue's patterns.
  */
@@ -180,7 +180,13 @@ public final class RegexPrefilter {
         return false;
     }
 
-    /** Whether {@code re} has an inline flag group such as {@code (?i)} or {@code (?-i:…)}. */
+    /**
+     * Whether {@code re} has an inline flag setting that reaches past its own group, such as
+     * {@code (?i)}, or one that changes the syntax ({@code x}, {@code U}): its alternatives cannot be
+     * split. A scoped group of case, dot-all or line flags ({@code (?i:…)}, {@code (?-i:…)},
+     * {@code (?s:…)}) keeps its flags inside: an alternative holding it compiles alone to the same
+     * matches, and the literal readers treat its content as unknown.
+     */
     private static boolean hasInlineFlags(String re) {
         for (int i = 0; i + 2 < re.length(); i++) {
             if (re.charAt(i) == '\\') {
@@ -190,7 +196,13 @@ public final class RegexPrefilter {
             if (re.charAt(i) == '(' && re.charAt(i + 1) == '?') {
                 char c = re.charAt(i + 2);
                 if (Character.isLetter(c) || c == '-') {
-                    return true;
+                    int k = i + 2;
+                    while (k < re.length() && "imsdu-".indexOf(re.charAt(k)) >= 0) {
+                        k++;
+                    }
+                    if (k == re.length() || re.charAt(k) != ':') {
+                        return true; // (?i) to the end of the enclosing group, or a flag not modelled
+                    }
                 }
             }
         }

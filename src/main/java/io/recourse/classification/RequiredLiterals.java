@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * {@code \s}, anchors and lookarounds end a run and contribute nothing. Case-insensitive patterns
  * ({@code CASE_INSENSITIVE} without {@code UNICODE_CASE}: ASCII folding) give lower-case literals
  * to compare with the text's ASCII-folded form. A pattern using a construct this reader does not
- * model (inline flags, back references, quoting, nested classes, other flags) gives no clauses.
+ * model (inline flags other than a scoped case, dot-all or line flag group {@code (?i:…)}, whose
+ * content gives nothing; back references, quoting, nested classes, other flags) gives no clauses.
  */
 public final class RequiredLiterals {
 
@@ -186,7 +187,20 @@ public final class RequiredLiterals {
                 }
                 pos = close + 1; // a named group
             } else if (re.startsWith("(?", pos)) {
-                throw new Unsupported(); // inline flags
+                int k = pos + 2;
+                while (k < re.length() && "imsdu-".indexOf(re.charAt(k)) >= 0) {
+                    k++;
+                }
+                if (k == pos + 2 || k == re.length() || re.charAt(k) != ':') {
+                    throw new Unsupported(); // (?i) to the end of the group, or flags not modelled
+                }
+                pos = k + 1; // a scoped flag group: read through, its literals not kept (they compare otherwise)
+                alternation();
+                if (pos >= re.length() || re.charAt(pos) != ')') {
+                    throw new Unsupported();
+                }
+                pos++;
+                return List.of();
             } else {
                 pos++;
             }

@@ -45,7 +45,7 @@ public final class RuleIndex {
     final RegexAlternative[] alternatives;
     /** Regexes (gate ids) with an alternative that has no literal: always admitted. */
     final long[] ungated;
-    /** Gate id (one per catalogue regex) → its alternatives. */
+    /** Gate id (one per distinct catalogue regex: pattern and flags) → its alternatives. */
     final RegexAlternative[][] gates;
     private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
@@ -59,11 +59,11 @@ public final class RuleIndex {
     /** Distinct kind masks of the rules' positive conditions, and per mask the rules with such a condition. */
     private final int[] kindMasks;
     private final long[][] rulesByKindMask;
-    /** Per gate id, the rules with a positive condition on that regex ({@code null}: none). */
-    private final long[][] rulesByGate;
     /** Per agent type as the evidence carries it, its {@link #agentScopes}; bounded. */
-    private final java.util.concurrent.ConcurrentHashMap<String, boolean[]> scopeCache = new java.util.concurrent.ConcurrentHashMap<>();
-    private final boolean[] noAgentScopes;
+    private final java.util.concurrent.ConcurrentHashMap<String, AgentScopes> scopeCache = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AgentScopes noAgentScopes;
+    /** Per thread, the turn state reused turn after turn (buffers and matchers). */
+    private final ThreadLocal<IndexedTurn> turns = ThreadLocal.withInitial(() -> new IndexedTurn(this, List.of()));
     private final CompiledRule[] rules;
     private final CompiledMarker[] backgroundMarkers;
     private final CompiledMarker[] surfacedShapes;
@@ -106,7 +106,6 @@ public final class RuleIndex {
         int words = (this.rules.length + 63) >>> 6;
         this.allRules = new long[words];
         this.rulesByScope = new long[scopes.length][words];
-        this.rulesByGate = new long[gates.length][];
         List<Integer> masks = new ArrayList<>();
         List<long[]> byMask = new ArrayList<>();
         for (int r = 0; r < this.rules.length; r++) {
@@ -120,12 +119,6 @@ public final class RuleIndex {
                     m = masks.size() - 1;
                 }
                 set(byMask.get(m), r);
-                if (c.matchGate >= 0) {
-                    if (rulesByGate[c.matchGate] == null) {
-                        rulesByGate[c.matchGate] = new long[words];
-                    }
-                    set(rulesByGate[c.matchGate], r);
-                }
             }
         }
         this.kindMasks = masks.stream().mapToInt(Integer::intValue).toArray();
@@ -193,27 +186,47 @@ public final class RuleIndex {
      * {@value #SCOPE_CACHE_ENTRIES} remembered); do not modify the array.
      */
     boolean[] agentScopes(String agentType) {
+        return scopesOf(agentType).inScope;
+    }
+
+    /** {@link #agentScopes} and the rules in those scopes, decided once per distinct agent type (as there). */
+    AgentScopes scopesOf(String agentType) {
         if (agentType == null) {
             return noAgentScopes;
         }
-        boolean[] known = scopeCache.get(agentType);
+        AgentScopes known = scopeCache.get(agentType);
         if (known != null) {
             return known;
         }
-        boolean[] out = computeScopes(agentType.toLowerCase(java.util.Locale.ROOT));
+        AgentScopes out = computeScopes(agentType.toLowerCase(java.util.Locale.ROOT));
         if (scopeCache.size() < SCOPE_CACHE_ENTRIES) {
             scopeCache.putIfAbsent(agentType, out);
         }
         return out;
     }
 
-    /** {@link #agentScopes} of an agent type already lower case. */
-    private boolean[] computeScopes(String agent) {
+    /** {@link #scopesOf} an agent type already lower case. */
+    private AgentScopes computeScopes(String agent) {
         boolean[] out = new boolean[scopes.length];
+        long[] rulesIn = allRules.clone();
         for (int k = 0; k < scopes.length; k++) {
             out[k] = inScope(scopes[k], agent);
+            if (!out[k]) {
+                andNot(rulesIn, rulesByScope[k]);
+            }
         }
-        return out;
+        return new AgentScopes(out, rulesIn);
+    }
+
+    /** Per scope id whether an agent type is in it; and the rules (bit per rule id) whose scope it is in. Do not modify. */
+    static final class AgentScopes {
+        final boolean[] inScope;
+        final long[] rules;
+
+        AgentScopes(boolean[] inScope, long[] rules) {
+            this.inScope = inScope;
+            this.rules = rules;
+        }
     }
 
     private static boolean inScope(String[] agents, String agent) {
@@ -231,37 +244,32 @@ public final class RuleIndex {
         return false;
     }
 
-    /** Per-turn state: the signals and the fields read so far. */
+    /** Per-turn state: the signals and the fields read so far (a new one). */
     IndexedTurn turn(List<Signal> signals) {
         return new IndexedTurn(this, signals);
     }
 
     /**
+     * {@link #turn}, reusing this thread's turn state (its buffers and matchers): valid until the
+     * thread's next call; {@link IndexedTurn#release} it when done.
+     */
+    IndexedTurn reusedTurn(List<Signal> signals) {
+        return turns.get().reset(signals);
+    }
+
+    /**
      * The rules (ids = positions in {@link #rules()}, highest priority first) that can match
      * {@code turn} for an agent in {@code agentScopes}, as a bit set: every rule except those out
-     * of the agent's scope and those with a positive condition that is not {@link IndexedTurn#possible}
-     * (no signal of a kind it reads, or its regex admitted in no field). The provider scope is left
-     * to the caller. Scans the turn's regex-read fields only when a rule is left after the kinds.
+     * of the agent's scope and those with a positive condition that reads no kind of the turn's
+     * signals. Nothing is scanned: whether a rule's regexes are admitted somewhere is left to
+     * {@link IndexedTurn#possible} as each candidate is tried, and the provider scope to the caller.
      */
-    long[] candidates(IndexedTurn turn, boolean[] agentScopes) {
-        long[] out = allRules.clone();
-        for (int s = 0; s < agentScopes.length; s++) {
-            if (!agentScopes[s]) {
-                andNot(out, rulesByScope[s]);
-            }
-        }
+    long[] candidates(IndexedTurn turn, AgentScopes agentScopes) {
+        long[] out = agentScopes.rules.clone();
+        int kinds = turn.kinds();
         for (int k = 0; k < kindMasks.length; k++) {
-            if ((kindMasks[k] & turn.kinds()) == 0) {
+            if ((kindMasks[k] & kinds) == 0) {
                 andNot(out, rulesByKindMask[k]);
-            }
-        }
-        if (isEmpty(out)) {
-            return out;
-        }
-        long[] admitted = turn.admitted();
-        for (int g = 0; g < rulesByGate.length; g++) {
-            if (rulesByGate[g] != null && !isSet(admitted, g)) {
-                andNot(out, rulesByGate[g]);
             }
         }
         return out;
@@ -357,6 +365,8 @@ public final class RuleIndex {
         final List<RegexAlternative> alternatives = new ArrayList<>();
         final List<RegexAlternative[]> gates = new ArrayList<>();
         final Map<FieldMatch, Integer> gateIds = new IdentityHashMap<>();
+        /** The same regex (pattern and flags) in several tests is one gate: compiled once, its result kept per field. */
+        final Map<String, Integer> gateByRegex = new HashMap<>();
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
         final java.util.Set<Integer> regexTargets = new java.util.HashSet<>();
@@ -402,7 +412,14 @@ public final class RuleIndex {
             if (known != null) {
                 return known;
             }
+            String key = m.pattern().flags() + "/" + m.pattern().pattern();
+            known = gateByRegex.get(key);
+            if (known != null) {
+                gateIds.put(m, known);
+                return known;
+            }
             int id = gates.size();
+            gateByRegex.put(key, id);
             RegexPrefilter p = RegexPrefilter.of(m.pattern());
             boolean caseSensitive = !p.ignoreCase();
             List<RegexAlternative> alts = new ArrayList<>();

@@ -242,6 +242,24 @@ public class ClassifierFastPathProperties {
                 });
     }
 
+    /** Alternatives of the shipped catalogue known to run as a plain {@code find()} (short texts end with them). */
+    private static final java.util.Set<String> KNOWN_UNGATED = java.util.Set.of("[^}\\s]\\s{0,3}$");
+
+    @Test
+    public void everyCatalogueRegexAlternativeIsGatedOrTriedOnlyWhereItCanStart() {
+        RuleIndex index = CLASSIFIER.catalogue().index();
+        List<String> slow = new ArrayList<>();
+        for (RegexAlternative a : index.alternatives) {
+            boolean cheap = a.trigger != null || a.starts != null || a.leading != null || a.anchored || a.minCodePoints >= 0;
+            if (!cheap && !KNOWN_UNGATED.contains(a.pattern.pattern())) {
+                slow.add(a.pattern.pattern());
+            }
+        }
+        assertThat(slow).as("regex alternatives with no required literal, no leading literal or character and no anchor: "
+                + "they run at every position of every field their rule reads (give them a literal, or a first atom "
+                + "LeadingChars reads)").isEmpty();
+    }
+
     @Test
     public void requiredLiteralsAreReadFromRunsGroupsAndEscapes() {
         assertThat(RequiredLiterals.of("internal\\s{1,3}server\\s{1,3}error", 0))
@@ -254,6 +272,9 @@ public class ClassifierFastPathProperties {
         assertThat(RequiredLiterals.of("colou?r+s", 0)).containsExactly(List.of("colo"));
         assertThat(RequiredLiterals.of("(?:abc|de)fgh", 0)).containsExactly(List.of("fgh"));
         assertThat(RequiredLiterals.of("(?i)abcdef", 0)).isEmpty();
+        assertThat(RequiredLiterals.of("xyz(?i:abcd)efg", 0)).as("a scoped flag group's literals compare otherwise")
+                .containsExactly(List.of("xyz"), List.of("efg"));
+        assertThat(RequiredLiterals.of("(?x:a b)cdef", 0)).as("a syntax flag").isEmpty();
         assertThat(RequiredLiterals.of("(abc)\\1", 0)).isEmpty();
     }
 

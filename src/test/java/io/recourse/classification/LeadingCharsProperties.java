@@ -25,11 +25,13 @@ public class LeadingCharsProperties {
     private static final long SEED = 0x1EAD_C4A2L;
 
     private static final List<String> SHAPES = List.of("[}\\])]\\s{1,3}[a-z]{2,12}", "[.!?]\\s{1,3}(?:is|was)", "(?<![\\w'])I(?:\\s{1,3}ran)",
-            "\\n[ \\t]{0,8}\\n", "(?<=x)(?!xy)x{2}", "[\\s⎿⏺]{1,8}API", "\\d{3}\\s", "\\w+_error", "[a-cx-z-]{1,2}q", "\\.\\.", "é+");
+            "\\n[ \\t]{0,8}\\n", "(?<=x)(?!xy)x{2}", "[\\s⎿⏺]{1,8}API", "\\d{3}\\s", "\\w+_error", "[a-cx-z-]{1,2}q", "\\.\\.", "é+",
+            "(?<![\\w'])(?i:you)\\s{1,3}ran", "(?:[}\\]]|(?<!\\d)(?<!\\(s)\\))\\s{1,3}[a-z]{2,12}", "(?:(?i:x)|\\s)y");
 
     private static final List<String> PIECES = List.of("a", "b", "c", "q", "x", "y", "z", "I", "i", " ran", " I ran", ".", "!", "?", "}",
             "]", ")", " ", "  ", "\t", "\n", "\n\n", "is", " was", "API", "⎿", "⏺", "é", "É", "429 ", "rate_error", "_error", "-",
-            "😀", "\u212A", "İ", "ab", "..", "Error: ", "'", "xx", "xxy");
+            "😀", "\u212A", "İ", "ab", "..", "Error: ", "'", "xx", "xxy",
+            "you", "You", "YOU", "X", "(s)", "1)");
 
     private static List<Pattern> patterns() {
         List<Pattern> out = new ArrayList<>();
@@ -96,7 +98,18 @@ public class LeadingCharsProperties {
         assertThat(LeadingChars.of("\\s{1,3}x", 0).contains('\n')).isTrue();
         assertThat(LeadingChars.of("[\\s⎿]{2}", 0).contains('⎿')).isTrue();
         assertThat(LeadingChars.of("a|b", 0)).as("top-level alternation").isNull();
-        assertThat(LeadingChars.of("(?:a)b", 0)).as("a group").isNull();
+        LeadingChars group = LeadingChars.of("(?:[}\\]]|(?<!\\d)\\))\\s", 0);
+        assertThat(group.contains('}') && group.contains(']') && group.contains(')')).as("a group's alternatives").isTrue();
+        assertThat(group.contains('s')).isFalse();
+        LeadingChars caseless = LeadingChars.of("(?<![\\w'])(?i:you)\\s", 0);
+        assertThat(caseless.contains('y') && caseless.contains('Y')).as("(?i:…)").isTrue();
+        assertThat(caseless.contains('o')).isFalse();
+        assertThat(LeadingChars.of("(?:y)ou", 0).contains('Y')).as("no case folding outside (?i:…)").isFalse();
+        assertThat(LeadingChars.of("(a)b", 0)).as("a capturing group").isNull();
+        assertThat(LeadingChars.of("(?:a)?b", 0)).as("an optional group").isNull();
+        assertThat(LeadingChars.of("(?:a|)b", 0)).as("a group with an empty alternative").isNull();
+        assertThat(LeadingChars.of("(?:a|b?)c", 0)).as("a group with an optional alternative").isNull();
+        assertThat(LeadingChars.of("(?-i:a)b", Pattern.CASE_INSENSITIVE)).as("other flag groups").isNull();
         assertThat(LeadingChars.of("a?b", 0)).as("optional first atom").isNull();
         assertThat(LeadingChars.of("a{0,2}b", 0)).as("optional first atom").isNull();
         assertThat(LeadingChars.of("[^a]", 0)).as("negated class").isNull();

@@ -163,5 +163,12 @@ public class RegexPrefilterProperties {
     @Test
     public void alternativesAreSplitOnlyAtTheTopLevel() {
         assertThat(RegexPrefilter.splitTopLevel("abc|d(e|f)|[|]g|h\\|i")).containsExactly("abc", "d(e|f)", "[|]g", "h\\|i");
+        assertThat(RegexPrefilter.of(Pattern.compile("abc|(?i:you)\\sran|(?-i:E)xy")).parts()).as("scoped flag groups").hasSize(3);
+        assertThat(RegexPrefilter.of(Pattern.compile("abc|(?i)you")).parts()).as("a flag to the end of the pattern").hasSize(1);
+        assertThat(RegexPrefilter.of(Pattern.compile("abc|(?x:y o u)")).parts()).as("a syntax flag").hasSize(1);
+        RegexPrefilter scoped = RegexPrefilter.of(Pattern.compile("xyz|(?i:abc)def"));
+        for (String t : List.of("xyz", "ABCdef", "abcdef", "abcDEF", "aBcdeF")) {
+            assertThat(scoped.find(t)).as(t).isEqualTo(Pattern.compile("xyz|(?i:abc)def").matcher(t).find());
+        }
     }
 }
