@@ -22,7 +22,8 @@ final class RoutingCheck {
      * The structural check: per run, the RouteCommand {@code action:candidate} sequence and the
      * RunState status sequence (repeats collapsed) equal the simulator's for the scenario; per health
      * key, the state sequence (repeats collapsed) equals the simulator's; the owner's short retries
-     * have the scenario configuration's delays ({@link RoutingDemoScenario#burstOneShortRetryDelays()}), each issued within {@code tolerance} of its {@code retry_at}; every run is parked once with {@code wake_at} within {@code tolerance} of the reset and released once.
+     * have the scenario configuration's delays ({@link RoutingDemoScenario#burstOneShortRetryDelays()}) from the failing
+     * turn's record time ({@link RoutingObserved#turnRecordedAt}, DESIGN §8), each issued within {@code tolerance} of its {@code retry_at}; every run is parked once with {@code wake_at} within {@code tolerance} of the reset and released once.
      */
     static List<String> check(RoutingObserved observed, Instant reset, int runs, Duration tolerance) {
         RoutingSimulator sim = RoutingDemoScenario.simulator(Instant.parse("2026-01-01T00:00:00Z"), JitterSource.none());
@@ -84,9 +85,18 @@ final class RoutingCheck {
                 diffs.add("run-01 short retry " + (i + 1) + ": expected a delay of " + expectedDelays.get(i) + " but none was scheduled");
                 break;
             }
-            Duration delay = Duration.between(owner.get(i).getUpdatedAt(), owner.get(i).getRetryAt());
-            if (delay.minus(expectedDelays.get(i)).abs().compareTo(Duration.ofMillis(50)) > 0) {
-                diffs.add("run-01 short retry " + (i + 1) + ": expected a delay of " + expectedDelays.get(i) + " but was " + delay);
+            // counted from the failing turn's record time (DESIGN §8), whatever the pipeline's lag
+            RunState scheduled = owner.get(i);
+            Instant failedAt = observed.turnRecordedAt.get(scheduled.getRunId() + "#" + scheduled.getAttempt());
+            if (failedAt == null) {
+                diffs.add("run-01 short retry " + (i + 1) + ": no record time of the failing turn " + scheduled.getRunId()
+                        + "#" + scheduled.getAttempt());
+                continue;
+            }
+            Duration delay = Duration.between(failedAt, scheduled.getRetryAt());
+            if (!delay.equals(expectedDelays.get(i))) {
+                diffs.add("run-01 short retry " + (i + 1) + ": expected a delay of " + expectedDelays.get(i)
+                        + " from the failing turn's record time but was " + delay);
             }
         }
         // the owner's retry commands are issued when due on the scaled clock

@@ -224,7 +224,7 @@ final class RoutingDispatcher implements AutoCloseable {
 
     /** The next generation of {@code session}: the {@code session/prompt} request, then {@code end}'s frames. */
     private void publishTurn(String run, String session, String origin, RouteCommand c, int candidateIndex,
-                             TurnEnd end) {
+                             TurnEnd end) throws Exception {
         sessionOf.put(run, session);
         int generation = generationOf.merge(session, 1, Integer::sum);
         long seq = seqOf.getOrDefault(session, 1L);
@@ -266,6 +266,7 @@ final class RoutingDispatcher implements AutoCloseable {
         }
         var cand = RoutingDemoScenario.CANDIDATES.get(candidateIndex);
         Instant at = time.now();
+        java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> terminal = null;
         for (int i = 0; i < turn.size(); i++) {
             ObjectNode f = turn.get(i);
             Instant occurred = at.plusMillis(i);
@@ -282,11 +283,14 @@ final class RoutingDispatcher implements AutoCloseable {
             if (end == TurnEnd.QUOTA && i == 1 && quotaReset == null) {
                 quotaReset = occurred.plusSeconds(60);
             }
-            producer.send(new ProducerRecord<>(topics.agentFrames().name(), session + "/" + generation,
+            terminal = producer.send(new ProducerRecord<>(topics.agentFrames().name(), session + "/" + generation,
                     f.toString().getBytes(StandardCharsets.UTF_8)));
         }
         seqOf.put(session, seq + turn.size());
         producer.flush();
+        if (c != null) { // the frames topic is LogAppendTime: the ack's timestamp is the turn's recorded_at
+            observed.turnRecordedAt.put(c.getCommandId(), time.scaled(Instant.ofEpochMilli(terminal.get().timestamp())));
+        }
     }
 
     private void send(String topic, String key, ObjectNode n) throws Exception {
