@@ -147,20 +147,8 @@ final class FailedTurns {
      * {@code retry_at} = {@code reset}, when the same route's command is issued ({@link Run#resetWait()}).
      */
     private static void parkForReset(RoutingDraft x, Run.Builder b, Candidate cand, Code code, Instant reset) {
-        x.cancelScheduled(b);
-        b.status = RunStatus.WAITING_FOR_PROVIDER_CAPACITY;
-        b.reason = RunReason.WAIT_FOR_RESET.wire();
-        b.retryAt = reset;
-        b.wakeAt = reset;
-        b.parked = true;
-        b.waitingOn = null;
-        b.pendingCommandId = null;
-        b.updatedAt = x.now;
-        x.arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, reset, b.runId));
-        x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, reset, b.reason,
-                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + code.wire() + " until " + reset),
-                x.now)));
-        x.put(b);
+        x.park(b, RunStatus.WAITING_FOR_PROVIDER_CAPACITY, RunReason.WAIT_FOR_RESET, reset, reset,
+                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + code.wire() + " until " + reset));
     }
 
     /** The scope's health after verdict {@code v} on a failure recorded at {@code anchor}. */
