@@ -23,10 +23,11 @@ import java.util.stream.Collectors;
  * scripted turns the {@link ScriptedDispatcher} plays (the user's turn, then one turn per retry it
  * dispatches), an optional trigger, and the timeline of {@code recourse.kanban.recovery-state} it
  * must produce (status, attempt, reason per record, in order, see {@link #timeline}). Instants are not compared; every
- * {@code scheduled} record is checked instead: {@code retry_at − updated_at} (the failure's
- * processing time) lies within the jittered bounds of the nominal delay, or {@code retry_at} equals
- * the validated {@code retry_after} hint when that is later (DESIGN §6.2). All instants are on the
- * injected (scaled) clock.
+ * {@code scheduled} record is checked instead: {@code retry_at} − the failing turn's record time (its
+ * terminal frame's broker append time, the anchor of DESIGN §6.2/§8, however late the owner
+ * processed it) lies within the jittered bounds of the nominal delay, or {@code retry_at} equals the
+ * validated {@code retry_after} hint moved onto that record time when that is later. All instants
+ * are on the injected (scaled) clock.
  */
 public final class InteractiveScenarios {
 
@@ -112,8 +113,16 @@ public final class InteractiveScenarios {
         public final List<RetryCommand> commands = new ArrayList<>();
         /** Scaled instant at which the first turn's first frame was stamped. */
         public Instant startedAt;
-        /** Scaled {@code occurred_at} of each HTTP 429 frame, in order (hint = it + hintSeconds). */
-        public final List<Instant> rateLimitedAt = new ArrayList<>();
+        /**
+         * The record time of each turn, by generation: its terminal frame's broker append time on the
+         * scaled clock, the instant the owner anchors a failure's {@code retry_at} to (DESIGN §6.2, §8).
+         */
+        public final Map<Integer, Instant> recordedAt = new java.util.HashMap<>();
+        /**
+         * For each HTTP 429 turn, by generation: its {@code retry-after} as a wait from the terminal
+         * frame's {@code occurred_at} (the hint's instant is resolved against the 429 frame's).
+         */
+        public final Map<Integer, Duration> hintWait = new java.util.HashMap<>();
         /** For {@link Trigger#RESTART_WHEN_SCHEDULED}: scaled instants of the stop and of RUNNING again. */
         public Instant stoppedAt;
         public Instant restartedAt;
@@ -202,7 +211,6 @@ public final class InteractiveScenarios {
         if (!seen.equals(scenario.expected())) {
             out.add("timeline " + seen + " instead of " + scenario.expected());
         }
-        int rateLimited = 0;
         for (RecoveryState s : observed.states) {
             if (s.status() != RecoveryStatus.SCHEDULED) {
                 continue;
@@ -211,9 +219,14 @@ public final class InteractiveScenarios {
                 out.add("scheduled attempt " + s.attempt() + " without retry_at");
                 continue;
             }
-            Instant hint = scenario.hintSeconds() > 0 && rateLimited < observed.rateLimitedAt.size()
-                    ? observed.rateLimitedAt.get(rateLimited++).plusSeconds(scenario.hintSeconds()) : null;
-            String bounds = boundsViolation(s, hint, config);
+            Instant failedAt = observed.recordedAt.get(s.generation());
+            if (failedAt == null) {
+                out.add("scheduled attempt " + s.attempt() + ": no record time of the failing turn (generation "
+                        + s.generation() + ")");
+                continue;
+            }
+            Duration wait = observed.hintWait.get(s.generation());
+            String bounds = boundsViolation(s, failedAt, wait == null ? null : failedAt.plus(wait), config);
             if (bounds != null) {
                 out.add(bounds);
             }
@@ -262,13 +275,16 @@ public final class InteractiveScenarios {
 
     /**
      * Why a {@code scheduled} record's {@code retry_at} is outside DESIGN §6.2's bounds, or {@code null}:
-     * {@code retry_at = max(updated_at + d, hint)} with {@code d} within nominal × (1 ± jitter) (±1 ms).
+     * {@code retry_at = max(failedAt + d, hint)} with {@code d} within nominal × (1 ± jitter) (±1 ms).
+     *
+     * @param failedAt the failing turn's record time (its terminal frame's append time), the anchor
+     * @param hint     the retry-after hint on the record clock ({@code failedAt} + the hint's wait), or {@code null}
      */
-    static String boundsViolation(RecoveryState s, Instant hint, InteractiveConfig config) {
+    static String boundsViolation(RecoveryState s, Instant failedAt, Instant hint, InteractiveConfig config) {
         Duration nominal = config.nominalDelay(s.attempt());
         long lo = Math.round(nominal.toMillis() * (1 - config.jitterRatio())) - 1;
         long hi = Math.round(nominal.toMillis() * (1 + config.jitterRatio())) + 1;
-        long delay = Duration.between(s.updatedAt(), s.retryAt()).toMillis();
+        long delay = Duration.between(failedAt, s.retryAt()).toMillis();
         if (hint != null) {
             if (s.retryAt().isBefore(hint)) {
                 return "attempt " + s.attempt() + ": retry_at " + s.retryAt() + " before the retry-after hint " + hint;

@@ -22,7 +22,9 @@ final class RoutingCheck {
      * The structural check: per run, the RouteCommand {@code action:candidate} sequence and the
      * RunState status sequence (repeats collapsed) equal the simulator's for the scenario; per health
      * key, the state sequence (repeats collapsed) equals the simulator's; the owner's short retries
-     * have the scenario configuration's delays ({@link RoutingDemoScenario#burstOneShortRetryDelays()}), each issued within {@code tolerance} of its {@code retry_at}; every run is parked once with {@code wake_at} within {@code tolerance} of the reset and released once.
+     * have the scenario configuration's delays ({@link RoutingDemoScenario#burstOneShortRetryDelays()}) from the failing
+     * turn's record time ({@link RoutingObserved#turnRecordedAt}, DESIGN §8), each issued not before its
+     * {@code retry_at} and within {@code tolerance} of max({@code retry_at}, its RunState's {@code updated_at}); every run is parked once with {@code wake_at} within {@code tolerance} of the reset and released once.
      */
     static List<String> check(RoutingObserved observed, Instant reset, int runs, Duration tolerance) {
         RoutingSimulator sim = RoutingDemoScenario.simulator(Instant.parse("2026-01-01T00:00:00Z"), JitterSource.none());
@@ -84,20 +86,38 @@ final class RoutingCheck {
                 diffs.add("run-01 short retry " + (i + 1) + ": expected a delay of " + expectedDelays.get(i) + " but none was scheduled");
                 break;
             }
-            Duration delay = Duration.between(owner.get(i).getUpdatedAt(), owner.get(i).getRetryAt());
-            if (delay.minus(expectedDelays.get(i)).abs().compareTo(Duration.ofMillis(50)) > 0) {
-                diffs.add("run-01 short retry " + (i + 1) + ": expected a delay of " + expectedDelays.get(i) + " but was " + delay);
+            // counted from the failing turn's record time (DESIGN §8), whatever the pipeline's lag
+            RunState scheduled = owner.get(i);
+            Instant failedAt = observed.turnRecordedAt.get(scheduled.getRunId() + "#" + scheduled.getAttempt());
+            if (failedAt == null) {
+                diffs.add("run-01 short retry " + (i + 1) + ": no record time of the failing turn " + scheduled.getRunId()
+                        + "#" + scheduled.getAttempt());
+                continue;
+            }
+            Duration delay = Duration.between(failedAt, scheduled.getRetryAt());
+            if (!delay.equals(expectedDelays.get(i))) {
+                diffs.add("run-01 short retry " + (i + 1) + ": expected a delay of " + expectedDelays.get(i)
+                        + " from the failing turn's record time but was " + delay);
             }
         }
-        // the owner's retry commands are issued when due on the scaled clock
+        // the owner's retry commands are issued when due on the scaled clock: never before retry_at, and
+        // within the tolerance of max(retry_at, the failure's processing — the RunState's updated_at), as
+        // a retry_at anchored to a record the owner processed late is already due when it is armed
         List<Instant> retryIssued = observed.records.get(RoutingOutput.Kind.ROUTE_COMMAND).stream()
                 .map(r -> (RouteCommand) r.value())
                 .filter(c -> c.getRunId().equals(RoutingDemoScenario.runIds(runs).get(0)) && "retry_same_route".equals(c.getAction()))
                 .map(RouteCommand::getIssuedAt).toList();
         for (int i = 0; i < Math.min(2, Math.min(owner.size(), retryIssued.size())); i++) {
-            Duration late = Duration.between(owner.get(i).getRetryAt(), retryIssued.get(i));
-            if (late.isNegative() || late.compareTo(tolerance) > 0) {
-                diffs.add("run-01 short retry " + (i + 1) + ": issued " + late + " after its retry_at (tolerance " + tolerance + ")");
+            Instant retryAt = owner.get(i).getRetryAt();
+            Instant armed = owner.get(i).getUpdatedAt();
+            Instant due = armed != null && armed.isAfter(retryAt) ? armed : retryAt;
+            Duration late = Duration.between(due, retryIssued.get(i));
+            if (retryIssued.get(i).isBefore(retryAt)) {
+                diffs.add("run-01 short retry " + (i + 1) + ": issued " + Duration.between(retryIssued.get(i), retryAt)
+                        + " before its retry_at");
+            } else if (late.compareTo(tolerance) > 0) {
+                diffs.add("run-01 short retry " + (i + 1) + ": issued " + late
+                        + " after max(retry_at, its scheduling) (tolerance " + tolerance + ")");
             }
         }
         // parks: one per run, wake_at ≈ the quota reset, released exactly once

@@ -224,7 +224,7 @@ final class RoutingDispatcher implements AutoCloseable {
 
     /** The next generation of {@code session}: the {@code session/prompt} request, then {@code end}'s frames ({@link OfficeTurns}). */
     private void publishTurn(String run, String session, String origin, RouteCommand c, int candidateIndex,
-                             TurnEnd end) {
+                             TurnEnd end) throws Exception {
         sessionOf.put(run, session);
         int generation = generationOf.merge(session, 1, Integer::sum);
         long seq = seqOf.getOrDefault(session, 1L);
@@ -235,12 +235,16 @@ final class RoutingDispatcher implements AutoCloseable {
         if (end == TurnEnd.QUOTA && quotaReset == null) {
             quotaReset = at.plusMillis(1).plusSeconds(60); // the HTTP error frame's occurred_at + resets_in_seconds
         }
+        java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> terminal = null;
         for (ObjectNode f : turn) {
-            producer.send(new ProducerRecord<>(topics.agentFrames().name(), session + "/" + generation,
+            terminal = producer.send(new ProducerRecord<>(topics.agentFrames().name(), session + "/" + generation,
                     f.toString().getBytes(StandardCharsets.UTF_8)));
         }
         seqOf.put(session, seq + turn.size());
         producer.flush();
+        if (c != null) { // the frames topic is LogAppendTime: the ack's timestamp is the turn's recorded_at
+            observed.turnRecordedAt.put(c.getCommandId(), time.scaled(Instant.ofEpochMilli(terminal.get().timestamp())));
+        }
     }
 
     private void send(String topic, String key, ObjectNode n) throws Exception {

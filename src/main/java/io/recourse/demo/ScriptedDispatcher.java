@@ -215,13 +215,28 @@ public final class ScriptedDispatcher implements AutoCloseable {
         List<ObjectNode> turnFrames = frames.turn(scenario, generation, seq, at, turn, command);
         nextSeq.put(session, seq + turnFrames.size());
         latestGeneration.merge(session, generation, Math::max);
+        Instant rateLimitedAt = null;
+        java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> terminal = null;
         for (ObjectNode f : turnFrames) {
             if (f.path("payload").path("status").asInt() == 429) {
-                observed.get(session).rateLimitedAt.add(Instant.parse(f.get("occurred_at").asText()));
+                rateLimitedAt = Instant.parse(f.get("occurred_at").asText());
             }
-            producer.send(new ProducerRecord<>(framesTopic, bytes(session + "/" + generation), bytes(f.toString())));
+            terminal = producer.send(new ProducerRecord<>(framesTopic, bytes(session + "/" + generation), bytes(f.toString())));
         }
         producer.flush();
+        Observed o = observed.get(session);
+        try { // the frames topic is LogAppendTime: the ack's timestamp is the turn's recorded_at
+            o.recordedAt.put(generation, time.scaled(Instant.ofEpochMilli(terminal.get().timestamp())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing a turn", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a frame was not written: " + e.getCause(), e.getCause());
+        }
+        if (rateLimitedAt != null) {
+            Instant terminalOccurred = Instant.parse(turnFrames.get(turnFrames.size() - 1).get("occurred_at").asText());
+            o.hintWait.put(generation, Duration.between(terminalOccurred, rateLimitedAt.plusSeconds(scenario.hintSeconds())));
+        }
     }
 
     private void ack(RetryCommand c, String status, String reason, Integer generation) {

@@ -18,7 +18,7 @@ final class ControlRules {
         this.env = env;
     }
 
-    RecoveryDecision onControl(SessionState state, SessionControl control, Instant now) {
+    RecoveryDecision onControl(SessionState state, SessionControl control, Instant now, Instant at) {
         if (state == null) {
             return RecoveryDecision.unchanged(null);
         }
@@ -26,7 +26,7 @@ final class ControlRules {
         if (expected != null && expected < state.highestGeneration()) {
             return RecoveryDecision.unchanged(state); // a control for an older generation
         }
-        RecoveryDraft d = env.draft(state, now);
+        RecoveryDraft d = env.draft(state, now, at);
         switch (control.action()) {
             case CANCEL_RETRY -> {
                 if (!d.status.armed()) {
@@ -54,15 +54,15 @@ final class ControlRules {
                 });
             }
         }
-        d.lastEventAt = now;
+        d.touch();
         return d.finish();
     }
 
-    RecoveryDecision onAck(SessionState state, InteractiveDispatchAck ack, Instant now) {
+    RecoveryDecision onAck(SessionState state, InteractiveDispatchAck ack, Instant now, Instant at) {
         if (state == null || state.chain() == null || !ack.commandId().equals(state.chain().pendingCommandId())) {
             return RecoveryDecision.unchanged(state); // not the pending command: an old attempt's or another owner's
         }
-        RecoveryDraft d = env.draft(state, now);
+        RecoveryDraft d = env.draft(state, now, at);
         if (ack.status() == AckStatus.DISPATCHED) {
             if (d.status == RecoveryStatus.DISPATCHING) {
                 d.confirm(ack.promptGeneration());
@@ -81,7 +81,7 @@ final class ControlRules {
             d.terminal(RecoveryStatus.MANUAL, ack.reason() == DispatchAckReason.SUPERSEDED
                     ? RecoveryReason.SUPERSEDED : RecoveryReason.DISPATCH_FAILED);
         }
-        d.lastEventAt = now;
+        d.touch();
         return d.finish();
     }
 }

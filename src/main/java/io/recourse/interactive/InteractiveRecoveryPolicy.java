@@ -12,7 +12,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * The interactive (Kanban) recovery owner's brain (DESIGN §6): a pure function
- * {@code (session state, input, now) → RecoveryDecision} with the configuration and the jitter source
+ * {@code (session state, input, now, record time) → RecoveryDecision} with the configuration and the jitter source
  * fixed at construction. No Kafka types, no I/O, no clock: the processor loads the state, calls
  * {@link #apply}, writes what the {@link RecoveryDecision} says in one transaction, and keeps the time
  * index.
@@ -90,31 +90,53 @@ public final class InteractiveRecoveryPolicy {
     }
 
     /**
-     * Applies one input to the session's state.
+     * Applies one input to the session's state, the input's record time being {@code now}
+     * ({@code apply(state, input, now, now)}).
+     */
+    public RecoveryDecision apply(SessionState state, InteractiveInput input, Instant now) {
+        return apply(state, input, now, now);
+    }
+
+    /**
+     * Applies one input to the session's state (DESIGN §8). Processing time decides what is about
+     * now: staleness, whether a timer is due, a dispatch's {@code issued_at}. What the change
+     * publishes is derived from record times, so reprocessing the same records later gives the same
+     * outputs: a {@code retry_at} counts from the failing turn's {@code recorded_at}, and
+     * {@code updated_at} (and the state's last event instant) is the input's record time, clamped to
+     * [now − staleness bound, now]; for a due timer it is {@code now}.
      *
-     * @param state the session's stored state, or {@code null} when the store has none
-     * @param input an event, control, ack or due timer of that session
-     * @param now   processing time (the injected wall clock, UTC); truncated to milliseconds
+     * @param state      the session's stored state, or {@code null} when the store has none
+     * @param input      an event, control, ack or due timer of that session
+     * @param now        processing time (the injected wall clock, UTC); truncated to milliseconds
+     * @param recordTime the input record's timestamp on the same clock (ignored for a timer)
      * @return what to write; {@link RecoveryDecision#unchanged} for stale and irrelevant inputs
      * @throws IllegalArgumentException when {@code state} belongs to another session than {@code input}
      */
-    public RecoveryDecision apply(SessionState state, InteractiveInput input, Instant now) {
+    public RecoveryDecision apply(SessionState state, InteractiveInput input, Instant now, Instant recordTime) {
         Objects.requireNonNull(input, "input");
         Instant t = Objects.requireNonNull(now, "now").truncatedTo(ChronoUnit.MILLIS);
+        Instant at = publishedAt(Objects.requireNonNull(recordTime, "recordTime"), t);
         if (state != null && !state.sessionId().equals(input.sessionId())) {
             throw new IllegalArgumentException("state of session '" + state.sessionId()
                     + "' given an input of session '" + input.sessionId() + "'");
         }
         if (input instanceof InteractiveInput.Event e) {
-            return events.onEvent(state, e.event(), t);
+            return events.onEvent(state, e.event(), t, at);
         } else if (input instanceof SessionControl c) {
-            return controls.onControl(state, c, t);
+            return controls.onControl(state, c, t, at);
         } else if (input instanceof InteractiveDispatchAck a) {
-            return controls.onAck(state, a, t);
+            return controls.onAck(state, a, t, at);
         } else if (input instanceof TimerFired f) {
             return timers.onTimer(state, f, t);
         }
         throw new IllegalStateException("unreachable: " + input);
+    }
+
+    /** {@code recordTime} clamped to [now − staleness bound, now], in milliseconds. */
+    private Instant publishedAt(Instant recordTime, Instant now) {
+        Instant r = recordTime.truncatedTo(ChronoUnit.MILLIS);
+        Instant earliest = now.minus(config.stalenessBound());
+        return r.isAfter(now) ? now : r.isBefore(earliest) ? earliest : r;
     }
 
     /** Same as {@code apply(state, InteractiveInput.of(event), now)}. */

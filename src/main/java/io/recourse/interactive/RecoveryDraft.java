@@ -22,8 +22,14 @@ final class RecoveryDraft {
     /** What every rule of the policy reads: its configuration, jitter source and label sanitizer. */
     record Env(InteractiveConfig config, JitterSource jitter, UnaryOperator<String> labelSanitizer) {
 
+        /** A draft for a due timer: its changes happen at processing time. */
         RecoveryDraft draft(SessionState s, Instant now) {
-            return new RecoveryDraft(this, s, now);
+            return new RecoveryDraft(this, s, now, now);
+        }
+
+        /** A draft for a record: processed at {@code now}, published at the record's time {@code at}. */
+        RecoveryDraft draft(SessionState s, Instant now, Instant at) {
+            return new RecoveryDraft(this, s, now, at);
         }
 
         /** When an {@code awaiting_outcome} chain times out: its command's {@code issued_at} + the outcome timeout. */
@@ -34,7 +40,13 @@ final class RecoveryDraft {
 
     private final Env env;
     final SessionState before;
+    /** Processing time: staleness, dispatch. */
     final Instant now;
+    /**
+     * The instant the change is published at ({@code updated_at}, {@code last_event_at}): the input
+     * record's time for a record, processing time for a timer (DESIGN §8).
+     */
+    final Instant at;
     final String sessionId;
     boolean created;
     int highest;
@@ -55,10 +67,11 @@ final class RecoveryDraft {
     final List<TimerEntry> arm = new ArrayList<>();
     final List<TimerEntry> cancel = new ArrayList<>();
 
-    private RecoveryDraft(Env env, SessionState s, Instant now) {
+    private RecoveryDraft(Env env, SessionState s, Instant now, Instant at) {
         this.env = env;
         this.before = s;
         this.now = now;
+        this.at = at;
         this.sessionId = s.sessionId();
         this.highest = s.highestGeneration();
         this.lastOutcomeGeneration = s.lastOutcomeGeneration();
@@ -74,6 +87,13 @@ final class RecoveryDraft {
         this.startedPromptDigest = s.startedPromptDigest();
         this.startedTurnConfigDigest = s.startedTurnConfigDigest();
         this.chain = s.chain();
+    }
+
+    /** The session saw a record at {@link #at}: its last event instant moves there, never back. */
+    void touch() {
+        if (lastEventAt == null || at.isAfter(lastEventAt)) {
+            lastEventAt = at;
+        }
     }
 
     /** An event of generation g carries the pending command of a dispatched retry. */
@@ -104,8 +124,12 @@ final class RecoveryDraft {
             cancelChainTimers(); // the attempt that failed had its outcome timer
         }
         Classification c = outcome.classification();
-        Instant retryAt = RetrySchedule.retryAt(env.config(), env.jitter(), sessionId, startGeneration, attempt, now,
-                c == null ? null : c.retryAfter());
+        // anchored to the failing turn's record time, never later than now: the same failure gives
+        // the same instant however late it is processed (DESIGN §6.2, §8); an eligible failure has one
+        Instant anchor = outcome.recordedAt() == null || outcome.recordedAt().isAfter(now) ? now
+                : outcome.recordedAt().truncatedTo(ChronoUnit.MILLIS);
+        Instant retryAt = RetrySchedule.retryAt(env.config(), env.jitter(), sessionId, startGeneration, attempt, anchor,
+                c == null ? null : c.retryAfter(), outcome.occurredAt());
         chain = new Chain(startGeneration, attempt, expectedGeneration,
                 CommandIds.retryCommandId(sessionId, startGeneration, attempt), retryAt, null, null, null,
                 promptDigest, turnConfigDigest, agentProfileId, executionProfileId, model);
@@ -182,13 +206,13 @@ final class RecoveryDraft {
                 reason, code, ruleId, providerId, modelId, startedGeneration, startedPromptDigest,
                 startedTurnConfigDigest, chain, resetAt);
         if (created) {
-            arm.add(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, now.plus(env.config().sessionTtl()), sessionId));
+            arm.add(new TimerEntry(InteractiveTimerKind.SESSION_EXPIRY, at.plus(env.config().sessionTtl()), sessionId));
         }
         RecoveryState old = view(created ? null : before, Instant.EPOCH);
         RecoveryState neu = view(after, Instant.EPOCH);
         RecoveryState publish = null;
         if (!Objects.equals(old, neu)) {
-            publish = neu == null ? idle(after, now) : view(after, now);
+            publish = neu == null ? idle(after, at) : view(after, at);
         }
         boolean changed = created || !after.equals(before);
         return new RecoveryDecision(after, changed, false, commands, publish, arm, cancel);

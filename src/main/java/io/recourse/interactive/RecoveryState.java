@@ -22,7 +22,8 @@ import java.util.Objects;
  * @param providerLabel sanitized provider id of the failed turn, or {@code null}
  * @param modelLabel   sanitized model id of the failed turn, or {@code null}
  * @param reason       why the status is what it is, or {@code null} (e.g. a plain {@code scheduled})
- * @param updatedAt    processing time of the change (UTC)
+ * @param updatedAt    when the change happened (UTC): the record time of the input that caused it,
+ *                     processing time for a timer (DESIGN §8)
  * @param resetAt      the validated quota reset of a {@code quota_limited} failure shown (the
  *                     classification's {@code reset_at}), or {@code null} when the provider named none
  * @param remediation  what the user can do about the hard failure shown ({@link Remediation#of}),

@@ -5,11 +5,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The interactive retry schedule (DESIGN §6.2): attempt {@code i} waits its nominal delay with
- * bounded jitter, and a validated {@code retry_after} is a lower bound, never a replacement:
- * {@code retry_at = max(now + jittered nominal, retry_after)}, i.e.
- * {@code delay = max(jittered nominal, hint − now)}. Millisecond precision (the time index and the
- * Avro records store epoch milliseconds).
+ * The interactive retry schedule (DESIGN §6.2, §8): attempt {@code i} waits its nominal delay with
+ * bounded jitter from an anchor, and a validated {@code retry_after} is a lower bound, never a
+ * replacement: {@code retry_at = max(anchor + jittered nominal, anchor + (retry_after − hint origin))}.
+ * The anchor is the failing turn's record time (the broker append time of its terminal frame), so
+ * the same failure gives the same {@code retry_at} however late it is processed; the hint is a delay
+ * measured on the clock it was resolved against (the terminal frame's {@code occurred_at}), so a
+ * gateway clock skewed by minutes neither stretches nor cancels it. Millisecond precision (the time
+ * index and the Avro records store epoch milliseconds).
  */
 public final class RetrySchedule {
 
@@ -34,19 +37,43 @@ public final class RetrySchedule {
     }
 
     /**
-     * The exact UTC instant of {@code attempt}: {@code max(now + jitteredDelay, retryAfter)}.
+     * The exact UTC instant of {@code attempt} with an absolute hint:
+     * {@code max(anchor + jitteredDelay, retryAfter)}.
      *
-     * @param now        processing time (UTC)
+     * @param anchor     the instant the delay counts from (UTC)
      * @param retryAfter the validated throttle hint of the failure, or {@code null}
      */
     public static Instant retryAt(InteractiveConfig config, JitterSource jitter, String sessionId,
-                                  int chainStartGeneration, int attempt, Instant now, Instant retryAfter) {
-        Instant jittered = now.truncatedTo(ChronoUnit.MILLIS)
-                .plus(jitteredDelay(config, jitter, sessionId, chainStartGeneration, attempt));
+                                  int chainStartGeneration, int attempt, Instant anchor, Instant retryAfter) {
+        return retryAt(config, jitter, sessionId, chainStartGeneration, attempt, anchor, retryAfter, null);
+    }
+
+    /**
+     * The exact UTC instant of {@code attempt}:
+     * {@code max(anchor + jitteredDelay, anchor + max(0, retryAfter − hintOrigin))}; with a
+     * {@code null} {@code hintOrigin} the hint is taken as an absolute instant,
+     * {@code max(anchor + jitteredDelay, retryAfter)}.
+     *
+     * @param anchor     the failing turn's record time on the owner's clock (UTC)
+     * @param retryAfter the validated throttle hint of the failure, or {@code null}
+     * @param hintOrigin the instant {@code retryAfter} was resolved against (the terminal frame's
+     *                   {@code occurred_at}, the gateway's clock), or {@code null}
+     */
+    public static Instant retryAt(InteractiveConfig config, JitterSource jitter, String sessionId,
+                                  int chainStartGeneration, int attempt, Instant anchor, Instant retryAfter,
+                                  Instant hintOrigin) {
+        Instant from = anchor.truncatedTo(ChronoUnit.MILLIS);
+        Instant jittered = from.plus(jitteredDelay(config, jitter, sessionId, chainStartGeneration, attempt));
         if (retryAfter == null) {
             return jittered;
         }
-        Instant hint = retryAfter.truncatedTo(ChronoUnit.MILLIS);
+        Instant hint;
+        if (hintOrigin == null) {
+            hint = retryAfter.truncatedTo(ChronoUnit.MILLIS);
+        } else {
+            long wait = retryAfter.toEpochMilli() - hintOrigin.toEpochMilli();
+            hint = from.plusMillis(Math.max(0, wait));
+        }
         return hint.isAfter(jittered) ? hint : jittered;
     }
 }

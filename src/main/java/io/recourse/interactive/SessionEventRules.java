@@ -25,13 +25,13 @@ final class SessionEventRules {
         this.env = env;
     }
 
-    RecoveryDecision onEvent(SessionState state, SessionEvent event, Instant now) {
+    RecoveryDecision onEvent(SessionState state, SessionEvent event, Instant now, Instant at) {
         if (event instanceof SessionStopped) {
             if (state == null || !state.armed()) {
                 return RecoveryDecision.unchanged(state);
             }
-            RecoveryDraft d = env.draft(state, now);
-            d.lastEventAt = now;
+            RecoveryDraft d = env.draft(state, now, at);
+            d.touch();
             d.disarm(RecoveryReason.SESSION_STOPPED);
             return d.finish();
         }
@@ -39,9 +39,9 @@ final class SessionEventRules {
         if (state != null && g < state.highestGeneration()) {
             return RecoveryDecision.unchanged(state); // stale generation: compare numbers, never arrival order
         }
-        RecoveryDraft d = env.draft(state == null ? SessionState.initial(event.sessionId(), now) : state, now);
+        RecoveryDraft d = env.draft(state == null ? SessionState.initial(event.sessionId(), at) : state, now, at);
         d.created = state == null;
-        d.lastEventAt = now;
+        d.touch();
         TurnContext ctx = context(event);
         boolean ours = d.isPendingRetry(ctx, g);
         if (g > d.highest) {

@@ -14,7 +14,8 @@ import java.util.Objects;
  *                              arrival order). 0 before any turn
  * @param lastOutcomeGeneration the highest generation whose TurnOutcome/TurnExpired was applied;
  *                              a second outcome for it is ignored
- * @param lastEventAt           processing time (UTC) of the last applied event, control or ack;
+ * @param lastEventAt           record time (UTC) of the last applied event, control or ack (never
+ *                              moving back; DESIGN §8);
  *                              the state expires {@code session ttl} (7 days) after it when no
  *                              chain is armed
  * @param status                {@link RecoveryStatus#NONE} when idle

@@ -68,7 +68,7 @@ final class FailedTurns {
             case RETRY -> retry(x, b, cfg, o, v, scope, own, c.code());
             case WAIT_FOR_RESET -> {
                 walk.attemptEnded(x, b, cfg, AttemptOutcome.FAILED_PROVIDER_UNAVAILABLE, o, v.hint());
-                applyHealth(x, scope, v, c.code());
+                applyHealth(x, scope, v, c.code(), o.recordedAt());
                 b.resetWaitsUsed.add(cls);
                 b.retryOrdinal = 0;
                 parkForReset(x, b, cand, c.code(), v.dueAt());
@@ -78,7 +78,7 @@ final class FailedTurns {
                 boolean unknown = v.path() == RoutePath.LAUNCH_UNKNOWN;
                 walk.attemptEnded(x, b, cfg,
                         unknown ? AttemptOutcome.FAILED_OTHER : AttemptOutcome.FAILED_PROVIDER_UNAVAILABLE, o, v.hint());
-                applyHealth(x, scope, v, c.code());
+                applyHealth(x, scope, v, c.code(), o.recordedAt());
                 b.excluded.add(b.candidateIndex);
                 b.retryOrdinal = 0;
                 walk.route(x, b, cfg, b.candidateIndex + 1, new RouteWalk.Cause(c.code(), c.ruleId(), v.reason()),
@@ -87,7 +87,7 @@ final class FailedTurns {
             }
             case STOP -> {
                 walk.attemptEnded(x, b, cfg, AttemptOutcome.FAILED_PROVIDER_UNAVAILABLE, o, v.hint());
-                applyHealth(x, scope, v, c.code());
+                applyHealth(x, scope, v, c.code(), o.recordedAt());
                 walk.decline(x, b, RunReason.POLICY_STOP, c.code(), c.ruleId());
                 walk.ownerExhausted(x, own);
             }
@@ -147,28 +147,17 @@ final class FailedTurns {
      * {@code retry_at} = {@code reset}, when the same route's command is issued ({@link Run#resetWait()}).
      */
     private static void parkForReset(RoutingDraft x, Run.Builder b, Candidate cand, Code code, Instant reset) {
-        x.cancelScheduled(b);
-        b.status = RunStatus.WAITING_FOR_PROVIDER_CAPACITY;
-        b.reason = RunReason.WAIT_FOR_RESET.wire();
-        b.retryAt = reset;
-        b.wakeAt = reset;
-        b.parked = true;
-        b.waitingOn = null;
-        b.pendingCommandId = null;
-        b.updatedAt = x.now;
-        x.arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, reset, b.runId));
-        x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, reset, b.reason,
-                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + code.wire() + " until " + reset),
-                x.now)));
-        x.put(b);
+        x.park(b, RunStatus.WAITING_FOR_PROVIDER_CAPACITY, RunReason.WAIT_FOR_RESET, reset, reset,
+                Map.of(cand.executionProfileId(), RunReason.WAIT_FOR_RESET.wire() + ":" + code.wire() + " until " + reset));
     }
 
-    private void applyHealth(RoutingDraft x, ScopeKey scope, Verdict v, Code code) {
+    /** The scope's health after verdict {@code v} on a failure recorded at {@code anchor}. */
+    private void applyHealth(RoutingDraft x, ScopeKey scope, Verdict v, Code code, Instant anchor) {
         ProviderHealth prev = x.health.get(scope);
         switch (v.health()) {
             case NONE -> { }
             case SHORT_RETRY -> x.setHealth(ladder.shortRetry(scope, prev, code, v.dueAt(), x.now));
-            case DEGRADE -> x.setHealth(ladder.degrade(scope, prev, code, v.hint(), x.now));
+            case DEGRADE -> x.setHealth(ladder.degrade(scope, prev, code, v.hint(), anchor, x.now));
             case USER_ACTION -> x.setHealth(ladder.userActionRequired(scope, prev, code, x.now));
         }
     }

@@ -29,16 +29,33 @@ public final class ProviderHealthLadder {
      * @return a {@code degraded} record whose {@code retry_at} is after {@code now}
      */
     public ProviderHealth degrade(ScopeKey key, ProviderHealth previous, Code code, Instant hint, Instant now) {
+        return degrade(key, previous, code, hint, now, now);
+    }
+
+    /**
+     * The scope degraded by a failure recorded at {@code anchor} (the failing turn's record time,
+     * DESIGN §8) and processed at {@code now}: the ladder step runs from {@code anchor}, a hint
+     * counts when after {@code anchor}, so reprocessing the same failure gives the same
+     * {@code retry_at}. Evidence older than its block (a {@code retry_at} not after {@code now})
+     * gets {@code retry_at} = now + 1 ms: the record is never written with a past {@code retry_at}.
+     */
+    public ProviderHealth degrade(ScopeKey key, ProviderHealth previous, Code code, Instant hint, Instant anchor,
+            Instant now) {
         int step = previous == null ? 0 : previous.backoffStep();
         Instant retryAt;
-        if (hint != null && hint.isAfter(now)) {
+        if (hint != null && hint.isAfter(anchor)) {
             retryAt = hint;
         } else {
             step = Math.min(step + 1, settings.ladder().size());
-            retryAt = now.plus(ladderDelay(key, step));
+            retryAt = anchor.plus(ladderDelay(key, step));
         }
         return new ProviderHealth(key.workspaceId(), key.providerId(), key.scope(), key.scopeValue(),
-                HealthState.DEGRADED, code, retryAt, step, now, previous == null ? null : previous.lastSuccessAt(), now);
+                HealthState.DEGRADED, code, ahead(retryAt, now), step, now,
+                previous == null ? null : previous.lastSuccessAt(), now);
+    }
+
+    private static Instant ahead(Instant at, Instant now) {
+        return at.isAfter(now) ? at : now.plusMillis(1);
     }
 
     /** The jittered delay of ladder step {@code step} (1-based) for {@code key}; always positive. */
@@ -58,7 +75,7 @@ public final class ProviderHealthLadder {
     /** The scope is in a same-route short phase whose owner retries at {@code retryAt} (no degradation). */
     public ProviderHealth shortRetry(ScopeKey key, ProviderHealth previous, Code code, Instant retryAt, Instant now) {
         return new ProviderHealth(key.workspaceId(), key.providerId(), key.scope(), key.scopeValue(),
-                HealthState.SHORT_RETRY, code, retryAt, previous == null ? 0 : previous.backoffStep(), now,
+                HealthState.SHORT_RETRY, code, ahead(retryAt, now), previous == null ? 0 : previous.backoffStep(), now,
                 previous == null ? null : previous.lastSuccessAt(), now);
     }
 

@@ -154,25 +154,10 @@ final class RouteWalk {
         if (forcedReason != null) {
             wake = null;
         }
-        if (b.parked && b.wakeAt != null) {
-            x.cancel(new TimerEntry(RoutingTimerKind.PARKED_WAKE, b.wakeAt, b.runId));
-        }
-        x.cancelScheduled(b);
-        b.status = wake != null ? RunStatus.WAITING_FOR_PROVIDER_CAPACITY : RunStatus.BLOCKED_PROVIDER_ACTION_REQUIRED;
-        b.reason = (forcedReason != null ? forcedReason
-                : (wake != null ? RunReason.WAITING_FOR_PROVIDER_CAPACITY : RunReason.BLOCKED_PROVIDER_ACTION_REQUIRED)).wire();
-        b.wakeAt = wake;
-        b.retryAt = null;
-        b.parked = true;
-        b.waitingOn = null;
-        b.pendingCommandId = null;
-        b.updatedAt = x.now;
-        if (wake != null) {
-            x.arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, wake, b.runId));
-        }
-        x.parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, b.status, wake, b.reason, reasons,
-                x.now)));
-        x.put(b);
+        x.park(b, wake != null ? RunStatus.WAITING_FOR_PROVIDER_CAPACITY : RunStatus.BLOCKED_PROVIDER_ACTION_REQUIRED,
+                forcedReason != null ? forcedReason
+                        : (wake != null ? RunReason.WAITING_FOR_PROVIDER_CAPACITY : RunReason.BLOCKED_PROVIDER_ACTION_REQUIRED),
+                wake, null, reasons);
     }
 
     /** A wake (timer or control) starts a new route cycle from the first candidate. */

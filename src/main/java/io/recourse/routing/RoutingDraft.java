@@ -115,6 +115,33 @@ final class RoutingDraft {
 
     // ------------------------------------------------------------------ run timers and parking
 
+    /**
+     * Parks the run (DESIGN §7.3–7.4): a previous park's wake and the run's scheduled command and
+     * dispatch timeout are cancelled; the run is {@code status} for {@code reason}, parked with
+     * {@code wake_at} = {@code wake} (one {@code parked_wake} entry, none when {@code null}) and
+     * {@code retry_at} = {@code retryAt}; a ParkedRun with the per-candidate {@code reasons} is written.
+     */
+    void park(Run.Builder b, RunStatus status, RunReason reason, Instant wake, Instant retryAt,
+            Map<String, String> reasons) {
+        if (b.parked && b.wakeAt != null) {
+            cancel(new TimerEntry(RoutingTimerKind.PARKED_WAKE, b.wakeAt, b.runId));
+        }
+        cancelScheduled(b);
+        b.status = status;
+        b.reason = reason.wire();
+        b.wakeAt = wake;
+        b.retryAt = retryAt;
+        b.parked = true;
+        b.waitingOn = null;
+        b.pendingCommandId = null;
+        b.updatedAt = now;
+        if (wake != null) {
+            arm(new TimerEntry(RoutingTimerKind.PARKED_WAKE, wake, b.runId));
+        }
+        parked.add(new ParkedRunChange(b.runId, new ParkedRun(b.runId, b.workspaceId, status, wake, b.reason, reasons, now)));
+        put(b);
+    }
+
     /** Releases a park: its wake is cancelled and the ParkedRun gets a tombstone. */
     void unpark(Run.Builder b) {
         if (b.parked) {

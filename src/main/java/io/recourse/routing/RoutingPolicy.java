@@ -12,7 +12,10 @@ import java.time.Instant;
 /**
  * The Office class-policy evaluator (DESIGN §7.2) for a failed turn of a run, in the design's
  * order: gates → code rules → the candidate's class policy → effect safety. Pure: a function of
- * the outcome, the candidate, the run's budgets, {@code now} and the jitter source. Gates that need
+ * the outcome, the candidate, the run's budgets, {@code now} and the jitter source. {@code now}
+ * only gates (staleness); every instant of a verdict ({@code due_at}, the hints) is anchored to
+ * the outcome's {@code recorded_at} (DESIGN §8), so reprocessing the same outcome later gives the
+ * same verdict. Gates that need
  * run state (stale generation, an unacked dispatch) and workspace rules (cooldowns, candidate
  * selection, parking) belong to {@link Router}.
  */
@@ -42,7 +45,7 @@ public final class RoutingPolicy {
      *
      * @param outcome   a {@code failed} outcome carrying its classification
      * @param candidate the candidate the turn ran on
-     * @param now       processing time (UTC)
+     * @param now       processing time (UTC), for the staleness gate only
      * @throws IllegalArgumentException when the outcome has no classification
      */
     public Verdict evaluate(TurnOutcome outcome, Candidate candidate, Budget budget, Instant now) {
@@ -73,9 +76,13 @@ public final class RoutingPolicy {
         RoutePath path = preStart && c.confidence() != Confidence.HIGH && code.handling() != Handling.UNCLASSIFIED_POST_START
                 ? RoutePath.LAUNCH_UNKNOWN // weak launch evidence never degrades health or retries
                 : pathOf(code, preStart, c, outcome.occurredAt());
-        // 3. Class policy, 4. effect safety.
+        // 3. Class policy, 4. effect safety. Every instant is anchored to the record time, so a
+        // replay after a crash decides the same instants (DESIGN §8).
+        Instant anchor = outcome.recordedAt();
+        Instant retryAfter = onRecordClock(c.retryAfter(), outcome);
+        Instant resetAt = onRecordClock(c.resetAt(), outcome);
         RouteAction sameRoute = outcome.replaySafe() ? RouteAction.RETRY_SAME_ROUTE : RouteAction.FRESH_SESSION_CONTINUATION;
-        Instant hint = c.resetAt() != null ? c.resetAt() : c.retryAfter();
+        Instant hint = resetAt != null ? resetAt : retryAfter;
         return switch (path) {
             case GATE, DECLINE -> Verdict.decline(path, code);
             case LAUNCH_UNKNOWN -> new Verdict(Verdict.Kind.SKIP, path, null, null, 0, 0, Verdict.HealthEffect.NONE,
@@ -83,16 +90,16 @@ public final class RoutingPolicy {
             case LAUNCH_TRANSPORT -> {
                 RetryPolicy r = candidate.policies().transientPolicy().retry();
                 if (budget.retriesDone() < r.budget()) {
-                    yield retry(path, sameRoute, r, budget, c, Verdict.HealthEffect.NONE, now);
+                    yield retry(path, sameRoute, r, budget, retryAfter, Verdict.HealthEffect.NONE, anchor);
                 }
                 yield Verdict.decline(path, RunReason.LAUNCH_TRANSPORT_LOST);
             }
             case SHORT -> {
                 ClassPolicy p = candidate.policies().transientPolicy();
                 if (budget.retriesDone() < p.retry().budget()) {
-                    yield retry(path, sameRoute, p.retry(), budget, c, Verdict.HealthEffect.SHORT_RETRY, now);
+                    yield retry(path, sameRoute, p.retry(), budget, retryAfter, Verdict.HealthEffect.SHORT_RETRY, anchor);
                 }
-                yield exhausted(path, p, budget, hint, sameRoute, Verdict.HealthEffect.DEGRADE, now);
+                yield exhausted(path, p, budget, hint, sameRoute, Verdict.HealthEffect.DEGRADE, anchor);
             }
             case LONG_HORIZON -> {
                 ClassPolicy p = candidate.policies().of(code.errorClass());
@@ -100,7 +107,7 @@ public final class RoutingPolicy {
                     // user_action_required codes never retry or wait
                     yield exhaustedVerdict(path, p, Verdict.HealthEffect.USER_ACTION, null);
                 }
-                yield exhausted(path, p, budget, hint, sameRoute, Verdict.HealthEffect.DEGRADE, now);
+                yield exhausted(path, p, budget, hint, sameRoute, Verdict.HealthEffect.DEGRADE, anchor);
             }
         };
     }
@@ -139,18 +146,32 @@ public final class RoutingPolicy {
                 && Duration.between(occurredAt, c.retryAfter()).compareTo(settings.shortHintMax()) <= 0;
     }
 
-    private Verdict retry(RoutePath path, RouteAction action, RetryPolicy r, Budget budget, Classification c,
-            Verdict.HealthEffect health, Instant now) {
+    /** A same-route retry due at {@code anchor} + its delay; {@code retryAfter} is already on the record clock. */
+    private Verdict retry(RoutePath path, RouteAction action, RetryPolicy r, Budget budget, Instant retryAfter,
+            Verdict.HealthEffect health, Instant anchor) {
         int ordinal = budget.retriesDone() + 1;
-        Instant due = now.plus(delay(r, budget.runId(), budget.attempt(), ordinal, c.retryAfter(), now));
-        return new Verdict(Verdict.Kind.RETRY, path, action, due, ordinal, r.budget(), health, c.retryAfter(), path);
+        Instant due = anchor.plus(delay(r, budget.runId(), budget.attempt(), ordinal, retryAfter, anchor));
+        return new Verdict(Verdict.Kind.RETRY, path, action, due, ordinal, r.budget(), health, retryAfter, path);
+    }
+
+    /**
+     * A classifier hint on the record clock (DESIGN §8): hints are resolved against the carrying
+     * frame's {@code occurred_at} (the gateway's clock), so the hint's distance from the turn's
+     * {@code occurred_at} is applied to its {@code recorded_at}. A gateway clock skewed by minutes
+     * then neither stretches nor cancels a hint. Without {@code occurred_at} the hint is taken as is.
+     */
+    static Instant onRecordClock(Instant hint, TurnOutcome outcome) {
+        if (hint == null || outcome.occurredAt() == null || outcome.recordedAt() == null) {
+            return hint;
+        }
+        return outcome.recordedAt().plus(Duration.between(outcome.occurredAt(), hint));
     }
 
     private Verdict exhausted(RoutePath path, ClassPolicy p, Budget budget, Instant hint, RouteAction action,
-            Verdict.HealthEffect health, Instant now) {
+            Verdict.HealthEffect health, Instant anchor) {
         WaitForReset w = p.waitForReset();
-        if (w.enabled() && !budget.resetWaitUsed() && hint != null && hint.isAfter(now)
-                && Duration.between(now, hint).getSeconds() <= w.maxWaitSeconds()) {
+        if (w.enabled() && !budget.resetWaitUsed() && hint != null && hint.isAfter(anchor)
+                && Duration.between(anchor, hint).getSeconds() <= w.maxWaitSeconds()) {
             return new Verdict(Verdict.Kind.WAIT_FOR_RESET, path, action, hint, 0, p.retry().budget(), health, hint,
                     RunReason.WAIT_FOR_RESET);
         }
@@ -165,7 +186,8 @@ public final class RoutingPolicy {
 
     /**
      * The Office delay of same-route retry {@code ordinal} (1-based): max(initial × 2^(ordinal−1)
-     * jittered ±20 % per (run, attempt, ordinal), validated {@code retry_after} − now), capped at 24 h.
+     * jittered ±20 % per (run, attempt, ordinal), validated {@code retry_after} − {@code now}), capped at
+     * 24 h; {@code now} is the instant the delay runs from (the failing turn's record time).
      */
     public Duration delay(RetryPolicy r, String runId, int attempt, int ordinal, Instant retryAfter, Instant now) {
         double nominalMs = r.initialIntervalSeconds() * 1000.0 * Math.pow(2, ordinal - 1);

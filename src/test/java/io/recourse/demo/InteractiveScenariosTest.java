@@ -13,6 +13,7 @@ import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
 import io.recourse.taxonomy.Code;
 import io.recourse.taxonomy.ErrorClass;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,28 +38,28 @@ public class InteractiveScenariosTest {
     public void a_delay_within_twenty_percent_of_the_nominal_one_is_within_bounds() {
         RecoveryState s = state(RecoveryStatus.SCHEDULED, 2, T0.plusMillis(11_900), null, T0);
 
-        assertThat(InteractiveScenarios.boundsViolation(s, null, CONFIG)).isNull();
+        assertThat(InteractiveScenarios.boundsViolation(s, T0, null, CONFIG)).isNull();
     }
 
     @Test
     public void a_delay_beyond_twenty_percent_of_the_nominal_one_is_reported() {
         RecoveryState s = state(RecoveryStatus.SCHEDULED, 1, T0.plusMillis(6_100), null, T0);
 
-        assertThat(InteractiveScenarios.boundsViolation(s, null, CONFIG)).contains("6100 ms").contains("[3999, 6001]");
+        assertThat(InteractiveScenarios.boundsViolation(s, T0, null, CONFIG)).contains("6100 ms").contains("[3999, 6001]");
     }
 
     @Test
     public void a_retry_at_equal_to_a_later_hint_is_within_bounds() {
         RecoveryState s = state(RecoveryStatus.SCHEDULED, 1, T0.plusSeconds(12), null, T0);
 
-        assertThat(InteractiveScenarios.boundsViolation(s, T0.plusSeconds(12), CONFIG)).isNull();
+        assertThat(InteractiveScenarios.boundsViolation(s, T0, T0.plusSeconds(12), CONFIG)).isNull();
     }
 
     @Test
     public void a_retry_at_before_the_hint_is_reported() {
         RecoveryState s = state(RecoveryStatus.SCHEDULED, 1, T0.plusSeconds(5), null, T0);
 
-        assertThat(InteractiveScenarios.boundsViolation(s, T0.plusSeconds(12), CONFIG)).contains("before the retry-after hint");
+        assertThat(InteractiveScenarios.boundsViolation(s, T0, T0.plusSeconds(12), CONFIG)).contains("before the retry-after hint");
     }
 
     @Test
@@ -95,7 +96,8 @@ public class InteractiveScenariosTest {
     public void a_second_command_for_one_attempt_is_reported() {
         Scenario hint = scenario("rate_limited_with_12s_hint");
         Observed o = new Observed();
-        o.rateLimitedAt.add(T0);
+        o.recordedAt.put(1, T0);
+        o.hintWait.put(1, Duration.ofSeconds(12));
         o.states.add(state(RecoveryStatus.SCHEDULED, 1, T0.plusSeconds(12), null, T0.plusSeconds(1)));
         o.states.add(state(RecoveryStatus.DISPATCHING, 1, T0.plusSeconds(12), null, T0.plusSeconds(12)));
         o.states.add(state(RecoveryStatus.AWAITING_OUTCOME, 1, T0.plusSeconds(12), null, T0.plusSeconds(13)));

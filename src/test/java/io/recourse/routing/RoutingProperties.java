@@ -32,7 +32,8 @@ public class RoutingProperties {
     private static final Confidence[] CONFIDENCES = {Confidence.HIGH, Confidence.HIGH, Confidence.HIGH, Confidence.MEDIUM,
         Confidence.LOW};
 
-    private static QuickTheory theory() {
+    /** The fixed-seed theory every routing property runs under. */
+    public static QuickTheory theory() {
         return qt().withFixedSeed(SEED).withExamples(EXAMPLES);
     }
 
@@ -66,7 +67,8 @@ public class RoutingProperties {
         return integers().between(0, 31).map(i -> new Shape(i & 3, (i & 4) != 0, (i & 8) != 0, (i & 16) != 0));
     }
 
-    private static RouteConfig config(Shape s) {
+    /** The three-candidate profile of a shape. */
+    public static RouteConfig config(Shape s) {
         ClassPolicy t = new ClassPolicy(s.retries() == 0 ? RetryPolicy.OFF : RetryPolicy.of(s.retries(), 5),
                 s.waitOn() ? WaitForReset.upTo(3600) : WaitForReset.OFF, s.stop() ? OnExhausted.STOP : OnExhausted.SKIP);
         ClassPolicy h = new ClassPolicy(RetryPolicy.OFF, s.waitOn() ? WaitForReset.upTo(3600) : WaitForReset.OFF,
@@ -77,7 +79,7 @@ public class RoutingProperties {
     }
 
     /** Runs a script; returns the simulator and, per run, whether its last accepted failed turn was replay-safe, per decision. */
-    private static Result run(List<Step> steps, Shape shape) {
+    public static Result run(List<Step> steps, Shape shape) {
         RoutingSimulator sim = new RoutingSimulator(new Router(RoutingSettings.DEFAULTS, JitterSource.hashing(),
                 Map.of(RoutingFixtures.PROFILE, config(shape))::get), RoutingFixtures.WS, RoutingFixtures.T0);
         Map<String, Boolean> lastSafe = new HashMap<>();

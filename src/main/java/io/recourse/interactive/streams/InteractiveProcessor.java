@@ -32,10 +32,12 @@ import org.slf4j.LoggerFactory;
  * The interactive owner's processor (DESIGN §6, §8) — plumbing around the pure
  * {@link InteractiveRecoveryPolicy}: for every input (session event, control, ack) of a session it
  * loads the {@link SessionState} from the changelogged store {@value InteractiveTopology#SESSIONS_STORE},
- * applies the policy with {@code now} = the injected wall clock ({@code currentSystemTimeMs}),
+ * applies the policy with {@code now} = the injected wall clock ({@code currentSystemTimeMs}) and the
+ * input record's timestamp (mapped by {@code recordClock}) as its record time,
  * writes the new state (or deletes it when expired), cancels and arms timers in the time-indexed
  * store {@value InteractiveTopology#TIMERS_STORE}, and forwards the decision's RetryCommand and
- * RecoveryState (a tombstone when the state expired). Under {@code exactly_once_v2} all of this —
+ * RecoveryState (a tombstone when the state expired), each with its own instant as record timestamp
+ * ({@code issued_at}, {@code updated_at}; a tombstone: now). Under {@code exactly_once_v2} all of this —
  * stores, changelogs, outputs — commits in one transaction.
  *
  * <p>A {@code WALL_CLOCK_TIME} punctuator range-scans the time index from
@@ -133,7 +135,8 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
         if (input == null) {
             return;
         }
-        apply(input.sessionId(), onClock(input, recordClock), now());
+        apply(input.sessionId(), onClock(input, recordClock), now(),
+                recordClock.apply(Instant.ofEpochMilli(record.timestamp())));
     }
 
     /** Fires every entry of the time index due at or before now, in key order. */
@@ -145,14 +148,14 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
                 (key, present) -> {
                     TimerEntry entry = TimerEntry.fromKey(key);
                     meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
-                    apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now);
+                    apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now, now);
                 });
     }
 
-    private void apply(String sessionId, InteractiveInput input, Instant now) {
+    private void apply(String sessionId, InteractiveInput input, Instant now, Instant recordTime) {
         SessionStateValue stored = sessions.get(sessionId);
         SessionState state = stored == null ? null : InteractiveAvro.fromAvro(stored);
-        RecoveryDecision decision = policy.apply(state, input, now);
+        RecoveryDecision decision = policy.apply(state, input, now, recordTime);
         record(state, input, decision);
         if (decision.noop()) {
             LOG.debug("session {}: {} changes nothing", sessionId, kind(input));
@@ -170,16 +173,16 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
         for (TimerEntry e : decision.armTimers()) {
             timers.arm(e.key(), PRESENT);
         }
-        long timestamp = now.toEpochMilli();
         for (RetryCommand c : decision.commands()) {
             context().forward(new Record<>(sessionId, new InteractiveOutput.Command(
-                    InteractiveAvro.toAvro(c, policy.config().dispatchTimeout())), timestamp));
+                    InteractiveAvro.toAvro(c, policy.config().dispatchTimeout())), c.issuedAt().toEpochMilli()));
         }
         if (decision.expired()) {
-            context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), timestamp));
+            context().forward(new Record<>(sessionId, new InteractiveOutput.State(null), now.toEpochMilli()));
         } else if (decision.recoveryState() != null) {
             context().forward(new Record<>(sessionId,
-                    new InteractiveOutput.State(InteractiveAvro.toAvro(decision.recoveryState())), timestamp));
+                    new InteractiveOutput.State(InteractiveAvro.toAvro(decision.recoveryState())),
+                    decision.recoveryState().updatedAt().toEpochMilli()));
         }
     }
 

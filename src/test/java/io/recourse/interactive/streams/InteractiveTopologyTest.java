@@ -589,6 +589,31 @@ public class InteractiveTopologyTest {
         assertThat(description).doesNotContainPattern("KSTREAM-|KTABLE-|-\\d{10}");
     }
 
+    // ------------------------------------------------------------------ record time (DESIGN §8)
+
+    @Test
+    public void a_failure_processed_late_is_published_with_the_instants_of_its_record() {
+        TurnContext ctx = user(S, 1);
+        Instant recorded = now();
+        events.pipeInput(S, AvroMapping.toAvro(started(ctx, recorded)), recorded);
+        advance(Duration.ofSeconds(40)); // the task lags (or replays after a crash): processed 40 s later
+        events.pipeInput(S, AvroMapping.toAvro(failed(ctx, Code.PROVIDER_OVERLOADED, recorded)), recorded);
+
+        List<TestRecord<String, io.recourse.avro.RecoveryState>> written = states.readRecordsToList();
+        TestRecord<String, io.recourse.avro.RecoveryState> last = written.get(written.size() - 1);
+        RecoveryState scheduled = InteractiveAvro.fromAvro(last.value());
+        assertThat(scheduled.status()).isEqualTo(RecoveryStatus.SCHEDULED);
+        assertThat(scheduled.retryAt()).as("5 s after the failure's record, not after its processing")
+                .isEqualTo(recorded.plusSeconds(5));
+        assertThat(scheduled.updatedAt()).isEqualTo(recorded);
+        assertThat(last.timestamp()).isEqualTo(recorded.toEpochMilli());
+
+        advance(Duration.ofSeconds(1)); // already due: fires at the next punctuation
+        RetryCommand command = onlyCommand();
+        assertThat(command.retryAt()).isEqualTo(recorded.plusSeconds(5));
+        assertThat(command.issuedAt()).as("a dispatch is issued at processing time").isEqualTo(now());
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** Session {@code s}'s user prompt {@code g} starts and fails with a transient, retryable code at now. */

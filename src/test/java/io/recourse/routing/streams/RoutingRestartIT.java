@@ -160,7 +160,7 @@ public class RoutingRestartIT {
         Instant run2Running = Instant.now();
 
         // then: the pending retry fires once, in time
-        RouteCommand s1Command = awaitCommand(commands, "S1", 2);
+        RouteCommand s1Command = awaitCommand(commands, "S1", 2, s1Retry.getRetryAt());
         assertIssuedInTime(s1Command, s1Retry.getRetryAt(), run2Running);
         dispatchAndComplete(s1Command); // the retried turn works: the cooldown on openai ends
         awaitStatus(states, "S1", "running");
@@ -179,9 +179,10 @@ public class RoutingRestartIT {
         assertThat(run3Running).as("the parked runs wake after the second restart").isBefore(reset);
 
         // then: the retry fires once, each parked run wakes once, no command id twice
-        assertIssuedInTime(awaitCommand(commands, "S2", 2), s2Retry.getRetryAt(), run3Running);
+        assertIssuedInTime(awaitCommand(commands, "S2", 2, s2Retry.getRetryAt()), s2Retry.getRetryAt(), run3Running);
         for (String wakeCommand : List.of("P1#2", "P2#1")) {
-            RouteCommand wake = awaitCommand(commands, wakeCommand.substring(0, 2), Integer.parseInt(wakeCommand.substring(3)));
+            RouteCommand wake = awaitCommand(commands, wakeCommand.substring(0, 2), Integer.parseInt(wakeCommand.substring(3)),
+                    reset);
             assertIssuedInTime(wake, reset, run3Running);
         }
         run3.close();
@@ -244,8 +245,19 @@ public class RoutingRestartIT {
     }
 
     private static RouteCommand awaitCommand(CommittedReader<RouteCommand> commands, String run, int attempt) {
+        return awaitCommand(commands, run, attempt, Instant.now());
+    }
+
+    /**
+     * The command {@code run#attempt}, awaited up to {@link #WAIT} after {@code due} (or after now,
+     * when later): a timed command cannot appear before its due instant, so its wait starts there,
+     * not when the test starts waiting; how late it may be is {@link #assertIssuedInTime}'s to say.
+     */
+    private static RouteCommand awaitCommand(CommittedReader<RouteCommand> commands, String run, int attempt, Instant due) {
         String id = run + "#" + attempt;
-        await().atMost(WAIT).untilAsserted(() -> assertThat(commands.poll()).extracting(r -> r.value().getCommandId())
+        Instant now = Instant.now();
+        Duration wait = due.isAfter(now) ? Duration.between(now, due).plus(WAIT) : WAIT;
+        await().atMost(wait).untilAsserted(() -> assertThat(commands.poll()).extracting(r -> r.value().getCommandId())
                 .contains(id));
         return commands.poll().stream().map(ConsumerRecord::value).filter(c -> c.getCommandId().equals(id)).findFirst()
                 .orElseThrow();
