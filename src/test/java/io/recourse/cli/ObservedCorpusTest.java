@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every line of every {@code corpus/observed/{cases,holdout,round3,round4}-*.jsonl} present (none is fine): it parses
+ * Every line of every {@code corpus/observed/{cases,holdout,round3,round4,round5}-*.jsonl} present (none is fine): it parses
  * ({@link ObservedCase#parse}, strict), ids are unique over all files, {@code split} is the README's
  * rule (test iff the first 8 hex digits of SHA-256({@code source_report}) ≡ 0 mod 3),
  * {@code expected.class} is the DESIGN §5.1 class of {@code expected.code}, negatives have a null
@@ -48,7 +48,7 @@ public class ObservedCorpusTest {
         URL url = ObservedCorpusTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).as("the corpus/observed folder (its README at least)").isNotNull();
         try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout|round3|round4)-.*\\.jsonl")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout|round3|round4|round5)-.*\\.jsonl")).sorted().toList()) {
                 List<String> text = Files.readAllLines(f, StandardCharsets.UTF_8);
                 for (int i = 0; i < text.size(); i++) {
                     if (!text.get(i).isBlank()) {
@@ -166,7 +166,7 @@ public class ObservedCorpusTest {
         java.util.Set<String> earlier = new java.util.HashSet<>();
         for (Line l : LINES) {
             JsonNode n = tree(l);
-            if (n != null && !l.file().startsWith("round4-")) {
+            if (n != null && !l.file().startsWith("round4-") && !l.file().startsWith("round5-")) { // rounds 1-3
                 earlier.add(n.path("source_report").asText());
             }
         }
@@ -174,6 +174,26 @@ public class ObservedCorpusTest {
         for (Line l : LINES) {
             JsonNode n = tree(l);
             if (n != null && l.file().startsWith("round4-") && earlier.contains(n.path("source_report").asText())) {
+                problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
+                        + " is already in an earlier round");
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void aRoundFiveCaseComesFromAReportNoEarlierRoundUses() {
+        java.util.Set<String> earlier = new java.util.HashSet<>();
+        for (Line l : LINES) {
+            JsonNode n = tree(l);
+            if (n != null && !l.file().startsWith("round5-")) { // rounds 1-4
+                earlier.add(n.path("source_report").asText());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Line l : LINES) {
+            JsonNode n = tree(l);
+            if (n != null && l.file().startsWith("round5-") && earlier.contains(n.path("source_report").asText())) {
                 problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
                         + " is already in an earlier round");
             }
