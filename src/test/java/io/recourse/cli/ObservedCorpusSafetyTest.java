@@ -12,11 +12,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped catalogue's safety invariants over the whole observed corpus
- * ({@code corpus/observed/cases-*.jsonl}, and the spent {@code holdout-*.jsonl} and {@code round3-*.jsonl}):
+ * ({@code corpus/observed/cases-*.jsonl}, the spent {@code holdout-*.jsonl}, {@code round3-*.jsonl} and
+ * {@code round4-test.jsonl}, and the development parts {@code round4-dev.jsonl} and {@code round5-dev.jsonl}):
  * {@code recourse catalogue score --split dev|all} reports no unsafe classification (an automatic
  * retry where the truth is not transient), no silent failure (a failing turn reported completed)
  * and every look-alike negative kept completed. The accuracy figures are measurements, not
- * invariants; only round 3's are held, as a floor.
+ * invariants; those of the spent and development parts of rounds 3 to 5 are held as floors.
  */
 class ObservedCorpusSafetyTest {
 
@@ -59,8 +60,7 @@ class ObservedCorpusSafetyTest {
 
     /**
      * Round 4's development part ({@code round4-dev.jsonl}): the rules were written from it, so the
-     * invariants hold there. Its test part was scored once (README, "catalogue score") and is not
-     * held to them.
+     * invariants hold there.
      */
     @Test
     void roundFourDevNoUnsafeNoSilentEveryNegativeKept() throws Exception {
@@ -68,19 +68,24 @@ class ObservedCorpusSafetyTest {
     }
 
     /**
-     * Round 5's development part ({@code round5-dev.jsonl}): no automatic retry where the truth is
-     * not transient (unsafe 0) and every look-alike negative kept.
+     * Round 4's test part ({@code round4-test.jsonl}): scored once (README, "catalogue score"), then
+     * studied and written against, so it is development data since and the invariants hold over it,
+     * with its accuracy held as a floor.
      */
     @Test
-    void roundFiveDevNoUnsafeEveryNegativeKept() throws Exception {
-        URL url = ObservedCorpusSafetyTest.class.getClassLoader().getResource("corpus/observed/round5-dev.jsonl");
-        assertThat(url).isNotNull();
+    void spentRoundFourTestNoUnsafeNoSilentEveryNegativeKept() throws Exception {
+        assertSafety("test", "round4-test\\.jsonl", 0, "--min-exact", "0.98", "--min-policy", "0.98");
+    }
 
-        Cli.Run run = Cli.run("catalogue", "score", "--split", "dev", "--max-unsafe", "0", "--min-negatives-kept", "1",
-                Path.of(url.toURI()).toString());
-
-        assertThat(run.out()).contains("unsafe: 0\n").contains("negatives kept: 1.0000");
-        assertThat(run.exitCode()).as("thresholds max-unsafe 0, min-negatives-kept 1").isZero();
+    /**
+     * Round 5's development part ({@code round5-dev.jsonl}): the rules were written from it, so the
+     * invariants hold there. Exact accuracy is held at 0.96: the misses left are cases whose text
+     * does not say the labelled cause (a bare "Rate limit reached" traced to billing or capacity, a
+     * 401 that may be a key or a login); policy-equivalent accuracy at 0.98.
+     */
+    @Test
+    void roundFiveDevNoUnsafeNoSilentEveryNegativeKept() throws Exception {
+        assertSafety("dev", "round5-dev\\.jsonl", 0, "--min-exact", "0.96", "--min-policy", "0.98");
     }
 
     private static void assertSafety(String split) throws Exception {
