@@ -389,7 +389,7 @@ public final class Bench implements AutoCloseable {
             BenchSupport.awaitLeaders(admin, id, Duration.ofSeconds(60));
             boolean office = settings.workload() == Workload.Mix.REALISTIC && scenario.topology() == Scenario.Kind.FULL;
             if (office) {
-                BenchSupport.publishRouteConfigs(clientProps, config, runners.get(0), Workload.officeRouteConfigs());
+                BenchSupport.publishRouteConfigs(clientProps, config, runners.get(0), BenchOffice.officeRouteConfigs());
             }
 
             List<String> outputs = scenario.topology() == Scenario.Kind.PASS_THROUGH ? List.of(passOut)
@@ -425,7 +425,7 @@ public final class Bench implements AutoCloseable {
                 if (dispatcher != null) {
                     // the Office runs go on after the frames (retry delays, the quota reset): wait until they settle
                     boolean settled = dispatcher.awaitSettled(runIds,
-                            Duration.ofSeconds(3L * Workload.OFFICE_QUOTA_RESET_SECONDS), timeout);
+                            Duration.ofSeconds(3L * BenchOffice.OFFICE_QUOTA_RESET_SECONDS), timeout);
                     officeResult = dispatcher.result(runIds.size(), t0, settled);
                     LOG.info("{}: Office {}", scenario.label(), officeResult);
                 }

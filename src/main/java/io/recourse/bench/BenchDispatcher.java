@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * ({@code read_committed}); acks every dispatchable RouteCommand {@code dispatched} on
  * {@code recourse.office.dispatch-acks} ({@link RoutingDemo#dispatchedAckJson}) and publishes the
  * dispatched turn's frames ({@link OfficeTurns#frames}) on {@code recourse.agent-frames}, ending as
- * the workspace's {@link Workload.OfficeScript} says for that candidate and attempt. It measures the
+ * the workspace's {@link BenchOffice.OfficeScript} says for that candidate and attempt. It measures the
  * routing owner: RouteCommands and RunStates seen (its decisions) and, per failed turn, the time from
  * just before its terminal frame is sent to the first RouteCommand or RunState of that run that carries
  * a failure code (DESIGN §7.3–§7.4).
@@ -186,14 +186,14 @@ final class BenchDispatcher implements AutoCloseable {
         long seq = seqOf.getOrDefault(session, 1L);
         int candidate = candidateIndex(c.getExecutionProfileId());
         int attempt = attemptsOf.merge(run + "/" + candidate, 1, Integer::sum);
-        OfficeTurns.End end = Workload.OfficeScript.of(seed, ws).end(candidate, attempt);
+        OfficeTurns.End end = BenchOffice.OfficeScript.of(seed, ws).end(candidate, attempt);
         Instant now = Instant.now();
         send(acksTopic, ws, RoutingDemo.dispatchedAckJson(c.getCommandId(), run, ws, session, generation, now));
         String origin = action == RouteAction.RETRY_SAME_ROUTE ? "retry"
                 : action == RouteAction.FRESH_SESSION_CONTINUATION ? "continuation" : "scheduled";
         CandidateRef ref = RoutingDemoScenario.CANDIDATES.get(candidate);
         List<ObjectNode> frames = OfficeTurns.frames(samples, run, ws, session, generation, seq, origin, c.getCommandId(),
-                ref, end, now, Workload.OFFICE_QUOTA_RESET_SECONDS);
+                ref, end, now, BenchOffice.OFFICE_QUOTA_RESET_SECONDS);
         for (int i = 0; i < frames.size(); i++) {
             if (i == frames.size() - 1) {
                 synchronized (this) {

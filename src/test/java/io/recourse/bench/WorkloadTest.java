@@ -192,7 +192,7 @@ class WorkloadTest {
     void fivePercentOfTheRealisticSessionsAreOfficeRunsWhoseRequestsTheOwnerAdmits() {
         List<Workload.Record> records = all(Workload.Options.realistic(11, SESSIONS).withSessionPrefix("b1"));
         List<Workload.Record> requests = records.stream().filter(r -> r.kind() == Workload.Kind.RUN_REQUEST).toList();
-        Set<String> profiles = Workload.officeRouteConfigs().stream()
+        Set<String> profiles = BenchOffice.officeRouteConfigs().stream()
                 .map(io.recourse.routing.RouteConfig::dynamicProfileId).collect(java.util.stream.Collectors.toSet());
 
         assertThat((double) requests.size() / SESSIONS).isCloseTo(Workload.OFFICE_FRACTION, within(0.015));
@@ -216,18 +216,18 @@ class WorkloadTest {
 
     @Test
     void officeWorkspacesGetTheirScriptsAtTheirSharesAndTheScriptsFailWithCapacityQuotaAndAuth() {
-        Map<Workload.OfficeScript, Integer> counts = new java.util.EnumMap<>(Workload.OfficeScript.class);
+        Map<BenchOffice.OfficeScript, Integer> counts = new java.util.EnumMap<>(BenchOffice.OfficeScript.class);
         int n = 10_000;
         for (int i = 0; i < n; i++) {
-            counts.merge(Workload.OfficeScript.of(11, "b1-ows-" + i), 1, Integer::sum);
+            counts.merge(BenchOffice.OfficeScript.of(11, "b1-ows-" + i), 1, Integer::sum);
         }
-        for (Workload.OfficeScript s : Workload.OfficeScript.values()) {
+        for (BenchOffice.OfficeScript s : BenchOffice.OfficeScript.values()) {
             assertThat((double) counts.getOrDefault(s, 0) / n).as(s.name()).isCloseTo(s.share(), within(0.02));
         }
-        assertThat(Workload.OfficeScript.of(11, "b1-ows-7")).isEqualTo(Workload.OfficeScript.of(11, "other-prefix-ows-7"));
+        assertThat(BenchOffice.OfficeScript.of(11, "b1-ows-7")).isEqualTo(BenchOffice.OfficeScript.of(11, "other-prefix-ows-7"));
 
         Set<io.recourse.demo.OfficeTurns.End> failing = new HashSet<>();
-        for (Workload.OfficeScript s : Workload.OfficeScript.values()) {
+        for (BenchOffice.OfficeScript s : BenchOffice.OfficeScript.values()) {
             boolean succeeds = false;
             for (int candidate = 0; candidate < 3; candidate++) {
                 for (int attempt = 1; attempt <= 3; attempt++) {
@@ -242,15 +242,15 @@ class WorkloadTest {
         }
         assertThat(failing).containsExactlyInAnyOrder(io.recourse.demo.OfficeTurns.End.CAPACITY,
                 io.recourse.demo.OfficeTurns.End.QUOTA, io.recourse.demo.OfficeTurns.End.AUTH);
-        assertThat(Workload.OfficeScript.RETRY_CLEARS.end(0, 1)).isEqualTo(io.recourse.demo.OfficeTurns.End.CAPACITY);
-        assertThat(Workload.OfficeScript.RETRY_CLEARS.end(0, 2)).isEqualTo(io.recourse.demo.OfficeTurns.End.SUCCESS);
-        assertThat(Workload.OfficeScript.PARKS.end(1, 1)).isEqualTo(io.recourse.demo.OfficeTurns.End.QUOTA);
-        assertThat(Workload.OfficeScript.PARKS.end(2, 1)).isEqualTo(io.recourse.demo.OfficeTurns.End.AUTH);
+        assertThat(BenchOffice.OfficeScript.RETRY_CLEARS.end(0, 1)).isEqualTo(io.recourse.demo.OfficeTurns.End.CAPACITY);
+        assertThat(BenchOffice.OfficeScript.RETRY_CLEARS.end(0, 2)).isEqualTo(io.recourse.demo.OfficeTurns.End.SUCCESS);
+        assertThat(BenchOffice.OfficeScript.PARKS.end(1, 1)).isEqualTo(io.recourse.demo.OfficeTurns.End.QUOTA);
+        assertThat(BenchOffice.OfficeScript.PARKS.end(2, 1)).isEqualTo(io.recourse.demo.OfficeTurns.End.AUTH);
     }
 
     @Test
     void theOfficeRouteConfigurationsAreValidAndRoundTrip() {
-        for (io.recourse.routing.RouteConfig c : Workload.officeRouteConfigs()) {
+        for (io.recourse.routing.RouteConfig c : BenchOffice.officeRouteConfigs()) {
             assertThat(io.recourse.routing.RouteConfigValidator.validate(c)).as(c.dynamicProfileId()).isEmpty();
             io.recourse.routing.RouteConfigValidation read = io.recourse.routing.RouteConfigJson.read(
                     io.recourse.routing.RouteConfigJson.write(c));
