@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import io.recourse.demo.OfficeTurns;
 import io.recourse.demo.RoutingDemo;
 import java.util.ArrayList;
 import java.util.Comparator;
