@@ -166,8 +166,9 @@ final class StateQueries {
     static ObjectNode workspace(RoutingWorkspaceValue v) {
         ObjectNode o = F.objectNode();
         o.put("workspace_id", v.getWorkspaceId());
-        o.set("health", AvroJson.toJson(v).get("health"));
-        o.set("cooldowns", AvroJson.toJson(v).get("cooldowns"));
+        JsonNode state = AvroJson.toJson(v);
+        o.set("health", state.get("health"));
+        o.set("cooldowns", state.get("cooldowns"));
         return o;
     }
 
