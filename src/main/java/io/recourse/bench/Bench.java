@@ -5,6 +5,7 @@ import io.recourse.evidence.streams.EvidenceCounters;
 import io.recourse.evidence.streams.EvidenceTopology;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.runtime.EmbeddedKafkaBroker;
+import io.recourse.runtime.PartitionLeaders;
 import io.recourse.runtime.RecourseRunner;
 import io.recourse.topology.RecourseTopology;
 import java.io.IOException;
@@ -263,7 +264,7 @@ public final class Bench implements AutoCloseable {
              Admin admin = Admin.create(clientProps);
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(BenchSupport.producerProps(clientProps))) {
             BenchSupport.awaitAllRunning(List.of(runner));
-            BenchSupport.awaitLeaders(admin, id, Duration.ofSeconds(60));
+            PartitionLeaders.await(admin, t -> t.startsWith(id), Duration.ofSeconds(60));
             int partitions = producer.partitionsFor(frames).size();
             long records = 0;
             for (int i = 0; i < sessions; i++) {
@@ -386,7 +387,7 @@ public final class Bench implements AutoCloseable {
             }
             BenchSupport.awaitAllRunning(runners);
             // the idempotent producers (ours and Streams') must not start on partitions still without a leader
-            BenchSupport.awaitLeaders(admin, id, Duration.ofSeconds(60));
+            PartitionLeaders.await(admin, t -> t.startsWith(id), Duration.ofSeconds(60));
             boolean office = settings.workload() == Workload.Mix.REALISTIC && scenario.topology() == Scenario.Kind.FULL;
             if (office) {
                 BenchSupport.publishRouteConfigs(clientProps, config, runners.get(0), BenchOffice.officeRouteConfigs());

@@ -9,6 +9,7 @@ import io.recourse.demo.OfficeTurns;
 import io.recourse.demo.RoutingDemo;
 import io.recourse.demo.RoutingDemoScenario;
 import io.recourse.kit.AvroSerde;
+import io.recourse.kit.PollThread;
 import io.recourse.routing.CandidateRef;
 import io.recourse.routing.RouteAction;
 import io.recourse.routing.RunStatus;
@@ -24,14 +25,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The benchmark's scripted Office dispatcher (realistic workload, full topology), on its own thread:
@@ -46,7 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BenchDispatcher implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(BenchDispatcher.class);
     /** RunState statuses that answer a failed turn (the owner decided what to do about it). */
     private static final Set<String> ANSWERS = Set.of(RunStatus.SHORT_RETRY.wire(), RunStatus.WAITING_FOR_COOLDOWN.wire(),
             RunStatus.WAITING_FOR_PROVIDER_CAPACITY.wire(), RunStatus.BLOCKED_PROVIDER_ACTION_REQUIRED.wire(),
@@ -83,9 +82,7 @@ final class BenchDispatcher implements AutoCloseable {
     private long runStates;
     private long framesSent;
     private long lastDecisionNanos;
-    private volatile boolean stop;
-    private volatile RuntimeException failure;
-    private Thread thread;
+    private PollThread poller;
 
     BenchDispatcher(Map<String, Object> client, RecourseConfig config, long seed) {
         this.seed = seed;
@@ -112,46 +109,34 @@ final class BenchDispatcher implements AutoCloseable {
         }
         consumer.assign(tps);
         consumer.seekToBeginning(tps);
-        thread = new Thread(this::loop, "bench-office-dispatcher");
-        thread.setDaemon(true);
-        thread.start();
+        poller = PollThread.start("bench-office-dispatcher", consumer, Duration.ofMillis(20), this::handle);
         return this;
     }
 
-    private void loop() {
-        try {
-            while (!stop) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-                    if (r.value() == null) {
-                        continue;
-                    }
-                    long now = System.nanoTime();
-                    if (r.topic().equals(commandsTopic)) {
-                        RouteCommand c = commandSerde.deserialize(r.topic(), r.value());
-                        synchronized (this) {
-                            routeCommands++;
-                            lastDecisionNanos = now;
-                            actions.merge(c.getAction(), 1, Integer::sum);
-                            answered(c.getRunId(), c.getCode() != null, c.getAttempt(), false, now);
-                        }
-                        dispatch(c);
-                    } else {
-                        RunState s = stateSerde.deserialize(r.topic(), r.value());
-                        synchronized (this) {
-                            runStates++;
-                            lastDecisionNanos = now;
-                            runsByStatus.computeIfAbsent(s.getStatus(), k -> new HashSet<>()).add(s.getRunId());
-                            answered(s.getRunId(), s.getCode() != null && ANSWERS.contains(s.getStatus()), s.getAttempt(), true,
-                                    now);
-                        }
-                    }
+    private void handle(ConsumerRecords<byte[], byte[]> records) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (r.value() == null) {
+                continue;
+            }
+            long now = System.nanoTime();
+            if (r.topic().equals(commandsTopic)) {
+                RouteCommand c = commandSerde.deserialize(r.topic(), r.value());
+                synchronized (this) {
+                    routeCommands++;
+                    lastDecisionNanos = now;
+                    actions.merge(c.getAction(), 1, Integer::sum);
+                    answered(c.getRunId(), c.getCode() != null, c.getAttempt(), false, now);
+                }
+                dispatch(c);
+            } else {
+                RunState s = stateSerde.deserialize(r.topic(), r.value());
+                synchronized (this) {
+                    runStates++;
+                    lastDecisionNanos = now;
+                    runsByStatus.computeIfAbsent(s.getStatus(), k -> new HashSet<>()).add(s.getRunId());
+                    answered(s.getRunId(), s.getCode() != null && ANSWERS.contains(s.getStatus()), s.getAttempt(), true, now);
                 }
             }
-        } catch (org.apache.kafka.common.errors.WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.error("bench Office dispatcher failed", e);
-            failure = e;
         }
     }
 
@@ -240,7 +225,7 @@ final class BenchDispatcher implements AutoCloseable {
     boolean awaitSettled(Set<String> runs, Duration quiet, Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        while (System.nanoTime() < deadline && failure == null) {
+        while (System.nanoTime() < deadline && poller.failure() == null) {
             synchronized (this) {
                 Set<String> settled = new HashSet<>(completedTurnRuns);
                 settled.addAll(runsByStatus.getOrDefault(RunStatus.BLOCKED_PROVIDER_ACTION_REQUIRED.wire(), Set.of()));
@@ -270,13 +255,8 @@ final class BenchDispatcher implements AutoCloseable {
 
     @Override
     public void close() {
-        stop = true;
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (poller != null) {
+            poller.close();
         }
         consumer.close();
         producer.close();

@@ -2,6 +2,7 @@ package io.recourse.bench;
 
 import io.recourse.avro.RecoveryState;
 import io.recourse.kit.AvroSerde;
+import io.recourse.kit.PollThread;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.PartitionInfo;
@@ -45,8 +47,7 @@ final class BenchObserver implements AutoCloseable {
     private final AvroSerde<io.recourse.avro.Classification> classificationSerde = AvroSerde.of(io.recourse.avro.Classification.class);
     private final AvroSerde<io.recourse.avro.UnclassifiedEvidence> unclassifiedSerde = AvroSerde.of(io.recourse.avro.UnclassifiedEvidence.class);
     private volatile long endNanos;
-    private volatile boolean stop;
-    private Thread thread;
+    private PollThread poller;
 
     BenchObserver(Map<String, Object> client, List<String> topics, Scenario.Kind kind, String classifications,
              String unclassified, String recoveryState) {
@@ -74,42 +75,38 @@ final class BenchObserver implements AutoCloseable {
         }
         consumer.assign(tps);
         consumer.seekToBeginning(tps);
-        thread = new Thread(this::loop, "bench-observer");
-        thread.setDaemon(true);
-        thread.start();
+        poller = PollThread.start("bench-observer", consumer, Duration.ofMillis(20), this::handle);
     }
 
     void expect(String turn, byte[] terminalValue, int sentinelPartition) {
         expected.put(turn, new Expected(System.nanoTime(), Arrays.hashCode(terminalValue), sentinelPartition));
     }
 
-    private void loop() {
-        while (!stop) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-                long now = System.nanoTime();
-                if (kind == Scenario.Kind.PASS_THROUGH) {
-                    String turn = new String(r.key(), StandardCharsets.UTF_8);
-                    Expected e = expected.get(turn);
-                    if (e != null && e.hash() == Arrays.hashCode(r.value()) && seenClassified.add(turn)) {
-                        hit(e, now, classification);
-                    }
-                } else if (r.topic().equals(classifications) || r.topic().equals(unclassified)) {
-                    GenericRecord g = r.topic().equals(classifications)
-                            ? classificationSerde.deserialize(r.topic(), r.value())
-                            : unclassifiedSerde.deserialize(r.topic(), r.value());
-                    String turn = g.get("session_id") + "/" + g.get("prompt_generation");
-                    Expected e = expected.get(turn);
-                    if (e != null && seenClassified.add(turn)) {
-                        hit(e, now, classification);
-                    }
-                } else if (r.topic().equals(recoveryState) && r.value() != null) {
-                    RecoveryState s = recoverySerde.deserialize(r.topic(), r.value());
-                    String turn = s.getSessionId() + "/" + s.getGeneration();
-                    Expected e = expected.get(turn);
-                    if (e != null && "scheduled".equals(s.getStatus()) && e.sentinelPartition() < 0 && seenScheduled.add(turn)) {
-                        synchronized (scheduled) {
-                            scheduled.add((now - e.sentNanos()) / 1e6);
-                        }
+    private void handle(ConsumerRecords<byte[], byte[]> records) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            long now = System.nanoTime();
+            if (kind == Scenario.Kind.PASS_THROUGH) {
+                String turn = new String(r.key(), StandardCharsets.UTF_8);
+                Expected e = expected.get(turn);
+                if (e != null && e.hash() == Arrays.hashCode(r.value()) && seenClassified.add(turn)) {
+                    hit(e, now, classification);
+                }
+            } else if (r.topic().equals(classifications) || r.topic().equals(unclassified)) {
+                GenericRecord g = r.topic().equals(classifications)
+                        ? classificationSerde.deserialize(r.topic(), r.value())
+                        : unclassifiedSerde.deserialize(r.topic(), r.value());
+                String turn = g.get("session_id") + "/" + g.get("prompt_generation");
+                Expected e = expected.get(turn);
+                if (e != null && seenClassified.add(turn)) {
+                    hit(e, now, classification);
+                }
+            } else if (r.topic().equals(recoveryState) && r.value() != null) {
+                RecoveryState s = recoverySerde.deserialize(r.topic(), r.value());
+                String turn = s.getSessionId() + "/" + s.getGeneration();
+                Expected e = expected.get(turn);
+                if (e != null && "scheduled".equals(s.getStatus()) && e.sentinelPartition() < 0 && seenScheduled.add(turn)) {
+                    synchronized (scheduled) {
+                        scheduled.add((now - e.sentNanos()) / 1e6);
                     }
                 }
             }
@@ -162,13 +159,8 @@ final class BenchObserver implements AutoCloseable {
 
     @Override
     public void close() {
-        stop = true;
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (poller != null) {
+            poller.close();
         }
         consumer.close();
     }

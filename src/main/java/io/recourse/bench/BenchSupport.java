@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -104,38 +103,6 @@ final class BenchSupport {
             }
         }
         producer.flush();
-    }
-
-    /**
-     * Waits until every partition of every topic whose name starts with {@code prefix} (and of the
-     * broker's internal topics) has a leader: an idempotent producer that starts on a freshly created
-     * partition before its leader is known can loop on out-of-order sequence errors (Kafka's own
-     * known issues; BENCHMARKS.md, Method).
-     */
-    static void awaitLeaders(Admin admin, String prefix, Duration timeout) throws InterruptedException, ExecutionException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            // the run's topics, and the broker's own (__transaction_state, __consumer_offsets) once they exist
-            List<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get().stream()
-                    .filter(t -> t.startsWith(prefix) || t.startsWith("__")).toList();
-            List<String> leaderless = new ArrayList<>();
-            try {
-                admin.describeTopics(names).allTopicNames().get().forEach((name, d) -> {
-                    if (d.partitions().stream().anyMatch(p -> p.leader() == null || p.leader().id() < 0)) {
-                        leaderless.add(name);
-                    }
-                });
-            } catch (ExecutionException e) {
-                leaderless.add(String.valueOf(e.getCause())); // a topic still being created or deleted: ask again
-            }
-            if (leaderless.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("partitions without a leader after " + timeout + ": " + leaderless);
-            }
-            Thread.sleep(50); // polling the cluster's metadata
-        }
     }
 
     /**

@@ -7,6 +7,7 @@ import io.recourse.interactive.InteractiveConfig;
 import io.recourse.interactive.RecoveryState;
 import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
+import io.recourse.runtime.PartitionLeaders;
 import io.recourse.runtime.ScaledTime;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -47,6 +48,8 @@ public final class InteractiveDemo {
         out.printf("%ninteractive recovery (DESIGN §6): %d scenarios, time scale %sx (offsets below are seconds of the scaled clock)%n",
                 scenarios.size(), number(time.scale()));
         out.flush();
+        // the dispatcher's idempotent producer must not start on a partition still without a leader
+        PartitionLeaders.await(config, bootstrap, Duration.ofSeconds(60));
         ScriptedDispatcher dispatcher = new ScriptedDispatcher(bootstrap, config, time, scenarios).start();
         try {
             scenarios.forEach(dispatcher::begin);

@@ -11,6 +11,7 @@ import io.recourse.http.RecourseHttp;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RoutingSimulator;
 import io.recourse.runtime.EmbeddedKafkaBroker;
+import io.recourse.runtime.PartitionLeaders;
 import io.recourse.runtime.RecourseRunner;
 import io.recourse.runtime.ScaledTime;
 import io.recourse.topology.RecourseTopology;
@@ -149,6 +150,8 @@ public final class RoutingDemo implements Callable<Integer> {
                             .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), time)
                     .withEndpoint(RecourseHttp::start)) {
                 runner.start();
+                // the dispatcher's idempotent producer must not start on a partition still without a leader
+                PartitionLeaders.await(config, runner.bootstrapServers(), Duration.ofSeconds(60));
                 try (RoutingDispatcher d = new RoutingDispatcher(runner, config, time, runs)) {
                     d.publishRouteConfig(RoutingDemoScenario.config());
                     origin = time.now();

@@ -11,6 +11,7 @@ import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.streams.InteractiveAvro;
 import io.recourse.kit.AvroSerde;
+import io.recourse.kit.PollThread;
 import io.recourse.runtime.ScaledTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,9 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -33,8 +34,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The demo's built-in Kanban dispatcher (DESIGN §6.3), scripted per {@link Scenario}: on its own
@@ -50,8 +49,6 @@ import org.slf4j.LoggerFactory;
  * script are ignored (their commands end {@code manual}/{@code dispatch_unconfirmed}).
  */
 public final class ScriptedDispatcher implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ScriptedDispatcher.class);
 
     private final ScaledTime time;
     private final Map<String, Scenario> scenarios;
@@ -69,10 +66,8 @@ public final class ScriptedDispatcher implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final AvroSerde<io.recourse.avro.RetryCommand> commandSerde = AvroSerde.of(io.recourse.avro.RetryCommand.class);
     private final AvroSerde<io.recourse.avro.RecoveryState> stateSerde = AvroSerde.of(io.recourse.avro.RecoveryState.class);
-    private final AtomicBoolean running = new AtomicBoolean(true);
     private volatile boolean restartRequested;
-    private volatile RuntimeException failure;
-    private Thread thread;
+    private PollThread poller;
 
     ScriptedDispatcher(String bootstrap, RecourseConfig config, ScaledTime time, List<Scenario> scenarios) {
         this.time = time;
@@ -100,9 +95,7 @@ public final class ScriptedDispatcher implements AutoCloseable {
 
     /** Starts the polling thread; then {@link #begin} each scenario. */
     ScriptedDispatcher start() {
-        thread = new Thread(this::loop, "recourse-demo-dispatcher");
-        thread.setDaemon(true);
-        thread.start();
+        poller = PollThread.start("recourse-demo-dispatcher", consumer, Duration.ofMillis(50), this::handle);
         return this;
     }
 
@@ -130,30 +123,21 @@ public final class ScriptedDispatcher implements AutoCloseable {
 
     /** The error that stopped the polling thread, or {@code null}. */
     RuntimeException failure() {
-        return failure;
+        return poller == null ? null : poller.failure();
     }
 
-    private void loop() {
-        try {
-            while (running.get()) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
-                    if (r.value() == null) {
-                        continue;
-                    }
-                    if (r.topic().equals(commandsTopic)) {
-                        onCommand(InteractiveAvro.fromAvro(commandSerde.deserialize(r.topic(), r.value())));
-                    } else {
-                        onState(InteractiveAvro.fromAvro(stateSerde.deserialize(r.topic(), r.value())));
-                    }
-                }
-                maybeRequestRestart();
+    private void handle(ConsumerRecords<byte[], byte[]> records) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (r.value() == null) {
+                continue;
             }
-        } catch (org.apache.kafka.common.errors.WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.error("demo dispatcher failed", e);
-            failure = e;
+            if (r.topic().equals(commandsTopic)) {
+                onCommand(InteractiveAvro.fromAvro(commandSerde.deserialize(r.topic(), r.value())));
+            } else {
+                onState(InteractiveAvro.fromAvro(stateSerde.deserialize(r.topic(), r.value())));
+            }
         }
+        maybeRequestRestart();
     }
 
     private synchronized void onCommand(RetryCommand c) {
@@ -252,13 +236,8 @@ public final class ScriptedDispatcher implements AutoCloseable {
     /** Stops the thread and closes the clients. */
     @Override
     public void close() {
-        running.set(false);
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (poller != null) {
+            poller.close();
         }
         consumer.close();
         producer.close();

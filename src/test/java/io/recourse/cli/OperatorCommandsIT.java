@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -23,7 +24,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -84,23 +87,33 @@ public class OperatorCommandsIT {
     @Order(2)
     void startup_fails_at_once_naming_every_missing_or_misconfigured_topic_with_its_fix() throws Exception {
         assertThat(Cli.run(args("topics", "create")).exitCode()).isIn(0, 1);
+        ConfigResource recoveryState = new ConfigResource(ConfigResource.Type.TOPIC, "recourse.kanban.recovery-state");
         try (Admin admin = admin()) {
             admin.deleteTopics(List.of("recourse.office.parked-runs")).all().get();
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, "recourse.kanban.recovery-state"),
+            admin.incrementalAlterConfigs(Map.of(recoveryState,
                     List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "delete"), AlterConfigOp.OpType.SET)))).all().get();
+            // Both calls return once the controller has them; the broker that answers the startup check
+            // applies them a moment later. A check in between finds every topic in order and starts Streams,
+            // whose member stays in group "recourse" and makes the reset tests below see an active member.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                    !admin.listTopics().names().get().contains("recourse.office.parked-runs")
+                            && "delete".equals(admin.describeConfigs(List.of(recoveryState)).all().get().get(recoveryState)
+                                    .get("cleanup.policy").value()));
         }
         RecourseConfig config = RecourseConfig.of(Map.of(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers(),
                 RecourseConfig.STATE_DIR, stateDir.toString(), RecourseConfig.METRICS_PORT, "-1"));
-        // the deletion propagates asynchronously: the check may see it a moment later
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThatThrownBy(() -> new RecourseRunner(config).start())
-                        .isInstanceOf(ConfigurationException.class)
-                        .hasMessageContaining("2 Recourse topics are missing or misconfigured")
-                        .hasMessageContaining("recourse.office.parked-runs: missing")
-                        .hasMessageContaining("recourse.kanban.recovery-state: cleanup.policy=delete, needs compact")
-                        .hasMessageContaining("kafka-configs.sh --bootstrap-server " + broker.bootstrapServers()
-                                + " --alter --entity-type topics --entity-name recourse.kanban.recovery-state --add-config cleanup.policy=compact")
-                        .hasMessageContaining("recourse topics create"));
+        assertThatThrownBy(() -> {
+            try (RecourseRunner started = new RecourseRunner(config)) {
+                started.start(); // should it start, closing it keeps Streams out of the later tests
+            }
+        })
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("2 Recourse topics are missing or misconfigured")
+                .hasMessageContaining("recourse.office.parked-runs: missing")
+                .hasMessageContaining("recourse.kanban.recovery-state: cleanup.policy=delete, needs compact")
+                .hasMessageContaining("kafka-configs.sh --bootstrap-server " + broker.bootstrapServers()
+                        + " --alter --entity-type topics --entity-name recourse.kanban.recovery-state --add-config cleanup.policy=compact")
+                .hasMessageContaining("recourse topics create");
     }
 
     @Test
@@ -139,6 +152,7 @@ public class OperatorCommandsIT {
     void reset_asks_first_then_runs_kafkas_reset_tool_and_deletes_the_local_state() throws Exception {
         assertThat(Cli.run(args("topics", "create")).exitCode()).isIn(0, 1);
         Path task = Files.createDirectories(stateDir.resolve("streams").resolve("recourse").resolve("0_0"));
+        assertThat(groupMembers()).as("members of group recourse left by an earlier test").isZero();
 
         Cli.Run declined = Cli.withStdin("n\n", args("reset"));
         assertThat(declined.exitCode()).isEqualTo(1);
@@ -157,8 +171,11 @@ public class OperatorCommandsIT {
     void reset_refuses_in_one_line_while_the_group_has_members_and_a_dry_run_changes_nothing() throws Exception {
         assertThat(Cli.run(args("topics", "create")).exitCode()).isIn(0, 1);
         Path task = Files.createDirectories(stateDir.resolve("streams").resolve("recourse").resolve("0_1"));
+        assertThat(groupMembers()).as("members of group recourse left by an earlier test").isZero();
+        // the group protocol Kafka Streams uses by default (classic), as a running Recourse instance would
         try (KafkaConsumer<String, String> member = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "recourse"), new StringDeserializer(), new StringDeserializer())) {
+                broker.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "recourse",
+                ConsumerConfig.GROUP_PROTOCOL_CONFIG, StreamsConfig.DEFAULT_GROUP_PROTOCOL), new StringDeserializer(), new StringDeserializer())) {
             member.subscribe(List.of("recourse.agent-frames"));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
                 member.poll(Duration.ofMillis(100));
@@ -172,6 +189,8 @@ public class OperatorCommandsIT {
             assertThat(refused.out()).doesNotContain("running:");
             assertThat(task).exists();
         }
+        // the probe left the group on close; wait until the coordinator shows it gone before the next reset
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> groupMembers() == 0);
         Cli.Run dry = Cli.run(args("reset", "--dry-run"));
         assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
         assertThat(dry.out()).contains("(dry run)", "input topics: would be reset to the earliest offset: recourse.agent-frames",
@@ -209,6 +228,18 @@ public class OperatorCommandsIT {
         List<String> out = new ArrayList<>(List.of(a));
         out.addAll(List.of(b));
         return out.toArray(String[]::new);
+    }
+
+    /** The members of consumer group {@code recourse} now; 0 when the group does not exist. */
+    private static int groupMembers() throws InterruptedException {
+        try (Admin admin = admin()) {
+            return admin.describeConsumerGroups(List.of("recourse")).all().get().get("recourse").members().size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return 0;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private static Admin admin() {

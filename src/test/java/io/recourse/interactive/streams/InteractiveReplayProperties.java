@@ -109,23 +109,21 @@ public class InteractiveReplayProperties {
         assertThat(scheduledInWindow).as("examples scheduling a retry in the replayed window").hasPositiveValue();
     }
 
-    /** Step kinds: 0 user turn fails, 1 retry starts, 2 its outcome, 3 ack dispatched, 4 ack failed, 5 control, 6 advance. */
-    private static final int[] STEP_KINDS = {0, 0, 1, 1, 2, 3, 3, 4, 5, 6, 6, 6, 6};
-
     private static int kind(int n) {
-        return STEP_KINDS[n % STEP_KINDS.length];
+        return PolicyModel.kind(n);
     }
 
     private static Duration advanceOf(int n) {
-        int p = n / STEP_KINDS.length;
+        int p = n / PolicyModel.STEP_KINDS.length;
         return p % 25 == 0 ? Duration.ofSeconds(301) : Duration.ofSeconds(p % 40 + 1);
     }
 
     /** One run: the policy over a state map and a time index, as the processor keeps them. */
     private static final class Run {
 
-        final Map<String, SessionState> states = new HashMap<>();
-        final TreeSet<TimerEntry> timers = new TreeSet<>();
+        final PolicyModel model = new PolicyModel(POLICY);
+        final Map<String, SessionState> states = model.states;
+        final TreeSet<TimerEntry> timers = model.timers;
         final List<Object> outputs = new ArrayList<>();
         final Map<String, Integer> nextGeneration = new HashMap<>();
         final Map<String, TurnContext> lastRetryTurn = new HashMap<>();
@@ -149,7 +147,7 @@ public class InteractiveReplayProperties {
          * ({@code window}: a step of the replayed window, where a {@code retry_now} reads {@code cancel_retry}).
          */
         void step(int n, long lag, boolean window) {
-            int p = n / STEP_KINDS.length;
+            int p = n / PolicyModel.STEP_KINDS.length;
             String s = "s" + (p % 2);
             SessionState st = states.get(s);
             String pending = st == null || st.chain() == null ? null : st.chain().pendingCommandId();
@@ -157,8 +155,7 @@ public class InteractiveReplayProperties {
                 case 0 -> {
                     TurnContext ctx = Turns.user(s, nextGen(s));
                     input(InteractiveInput.of(Turns.started(ctx, clock)), lag);
-                    Code code = List.of(Code.PROVIDER_OVERLOADED, Code.RATE_LIMITED, Code.MODEL_CAPACITY,
-                            Code.PROVIDER_OVERLOADED, Code.AUTH_REQUIRED).get(p % 5);
+                    Code code = PolicyModel.failureCode(p);
                     Instant gatewayClock = clock.plusSeconds(p % 361 - 180); // a gateway clock off by up to ±3 min
                     Instant hint = code == Code.RATE_LIMITED ? gatewayClock.plusSeconds(p % 50) : null;
                     TurnOutcome failed = new TurnOutcome(ctx, Outcome.FAILED, false, "end_turn", false, false,
@@ -225,22 +222,14 @@ public class InteractiveReplayProperties {
 
         void advance(Duration d) {
             clock = clock.plus(d);
-            while (!timers.isEmpty() && !timers.first().dueAt().isAfter(clock)) {
-                TimerEntry due = timers.pollFirst();
+            for (TimerEntry due = model.pollDue(clock); due != null; due = model.pollDue(clock)) {
                 apply(new TimerFired(due, T0), clock, clock);
             }
         }
 
         void apply(InteractiveInput input, Instant now, Instant recordTime) {
             String s = input.sessionId();
-            RecoveryDecision d = POLICY.apply(states.get(s), input, now, recordTime);
-            if (d.expired()) {
-                states.remove(s);
-            } else if (d.changed()) {
-                states.put(s, d.state());
-            }
-            d.cancelTimers().forEach(timers::remove);
-            timers.addAll(d.armTimers());
+            RecoveryDecision d = model.apply(s, input, now, recordTime);
             outputs.addAll(d.commands());
             if (d.expired()) {
                 outputs.add("tombstone " + s);

@@ -35,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.TreeSet;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -76,12 +75,6 @@ public class InteractiveTopologyProperties {
         assertThat(deadLettered).as("some example sent a control with a negative expected_generation").hasPositiveValue();
     }
 
-    /**
-     * Step kinds, weighted towards failures and clock advances so that chains run: 0 user turn fails,
-     * 1 retry generation starts, 2 its outcome, 3 ack dispatched, 4 ack failed, 5 control, 6 advance.
-     */
-    private static final int[] STEP_KINDS = {0, 0, 1, 1, 2, 3, 3, 4, 5, 6, 6, 6, 6};
-
     /** One example: the topology under TopologyTestDriver and the policy driven directly, fed the same inputs. */
     private static final class Run implements AutoCloseable {
 
@@ -94,8 +87,8 @@ public class InteractiveTopologyProperties {
         final TestOutputTopic<String, io.recourse.avro.RecoveryState> statesOut;
         final TestOutputTopic<byte[], byte[]> dlq;
         // the reference: the policy with a map and a sorted time index
-        final Map<String, SessionState> states = new HashMap<>();
-        final TreeSet<TimerEntry> timers = new TreeSet<>();
+        final PolicyModel model = new PolicyModel(POLICY);
+        final Map<String, SessionState> states = model.states;
         final List<KeyValue<String, RetryCommand>> expectedCommands = new ArrayList<>();
         final List<KeyValue<String, Object>> expectedStates = new ArrayList<>();
         final List<String> expectedDeadLetters = new ArrayList<>();
@@ -126,8 +119,8 @@ public class InteractiveTopologyProperties {
         }
 
         void step(int n) {
-            int kind = STEP_KINDS[n % STEP_KINDS.length];
-            int p = n / STEP_KINDS.length;
+            int kind = PolicyModel.kind(n);
+            int p = n / PolicyModel.STEP_KINDS.length;
             String s = "s" + (p % 2);
             SessionState st = states.get(s);
             String pending = st == null || st.chain() == null ? null : st.chain().pendingCommandId();
@@ -135,8 +128,7 @@ public class InteractiveTopologyProperties {
                 case 0 -> {
                     TurnContext ctx = SessionEvents.user(s, nextGen(s));
                     event(SessionEvents.started(ctx, now));
-                    Code code = List.of(Code.PROVIDER_OVERLOADED, Code.RATE_LIMITED, Code.MODEL_CAPACITY,
-                            Code.PROVIDER_OVERLOADED, Code.AUTH_REQUIRED).get(p % 5);
+                    Code code = PolicyModel.failureCode(p);
                     Instant hint = code == Code.RATE_LIMITED ? now.plusSeconds(p % 50) : null;
                     Classification c = SessionEvents.classification(code, hint);
                     event(SessionEvents.failed(ctx, c, p % 7 != 0, now));
@@ -212,22 +204,14 @@ public class InteractiveTopologyProperties {
         void advance(Duration d) {
             now = now.plus(d);
             driver.advanceWallClockTime(d);
-            while (!timers.isEmpty() && !timers.first().dueAt().isAfter(now)) {
-                TimerEntry due = timers.pollFirst();
+            for (TimerEntry due = model.pollDue(now); due != null; due = model.pollDue(now)) {
                 reference(due.sessionId(), new TimerFired(due, T0));
             }
         }
 
         /** What the processor does, without Kafka. */
         void reference(String s, InteractiveInput input) {
-            RecoveryDecision d = POLICY.apply(states.get(s), input, now);
-            if (d.expired()) {
-                states.remove(s);
-            } else if (d.changed()) {
-                states.put(s, d.state());
-            }
-            d.cancelTimers().forEach(timers::remove);
-            timers.addAll(d.armTimers());
+            RecoveryDecision d = model.apply(s, input, now, now);
             d.commands().forEach(c -> expectedCommands.add(KeyValue.pair(s, c)));
             if (d.expired()) {
                 expectedStates.add(KeyValue.pair(s, null));

@@ -65,10 +65,7 @@ public class RoutingFreshRestoreTest {
     @Test
     public void parkedRunsWakeOnceAndPendingRetriesFireOnceAfterRestoresFromTheChangelogs() {
         Instant reset = T0.plusSeconds(50);
-        RoutingDriver node = start(T0);
-        node.request(new RunRequest("q-P1", "P1", WS, SINGLE.dynamicProfileId(), "task-P1", node.now()));
-        fail(node, command(node, "P1#1"), Code.QUOTA_LIMITED, reset);
-        node.request(new RunRequest("q-P2", "P2", WS, SINGLE.dynamicProfileId(), "task-P2", node.now()));
+        RoutingDriver node = parkTwoRunsUntil(reset);
         node.request(new RunRequest("q-S1", "S1", WS, RETRYING.dynamicProfileId(), "task-S1", node.now()));
         fail(node, command(node, "S1#1"), Code.PROVIDER_OVERLOADED, null);
         drain(node);
@@ -77,18 +74,14 @@ public class RoutingFreshRestoreTest {
         Instant s1Due = latest("S1").getRetryAt();
 
         node = restart(node, T0.plusSeconds(2));
-        node.advanceTo(s1Due);
-        RouteCommand s1 = command(node, "S1#2");
-        assertThat(s1.getIssuedAt()).isEqualTo(s1Due);
-        complete(node, s1);
+        complete(node, firesAt(node, s1Due, "S1#2"));
         node.request(new RunRequest("q-S2", "S2", WS, RETRYING.dynamicProfileId(), "task-S2", node.now()));
         fail(node, command(node, "S2#1"), Code.PROVIDER_OVERLOADED, null);
         drain(node);
         Instant s2Due = latest("S2").getRetryAt();
 
         node = restart(node, node.now().plusSeconds(1));
-        node.advanceTo(s2Due);
-        assertThat(command(node, "S2#2").getIssuedAt()).isEqualTo(s2Due);
+        firesAt(node, s2Due, "S2#2");
         node.advanceTo(reset.minusMillis(1));
         drain(node);
         assertThat(commands).extracting(RouteCommand::getCommandId).doesNotContain("P1#2", "P2#1");
@@ -112,10 +105,7 @@ public class RoutingFreshRestoreTest {
     @Test
     public void aNodeRestoredAfterTheResetWakesEachParkedRunOnceAtItsFirstPunctuation() {
         Instant reset = T0.plusSeconds(50);
-        RoutingDriver node = start(T0);
-        node.request(new RunRequest("q-P1", "P1", WS, SINGLE.dynamicProfileId(), "task-P1", node.now()));
-        fail(node, command(node, "P1#1"), Code.QUOTA_LIMITED, reset);
-        node.request(new RunRequest("q-P2", "P2", WS, SINGLE.dynamicProfileId(), "task-P2", node.now()));
+        RoutingDriver node = parkTwoRunsUntil(reset);
         drain(node);
 
         node = restart(node, reset.plusSeconds(5)); // down across the reset: everything is due at once
@@ -134,6 +124,26 @@ public class RoutingFreshRestoreTest {
         d.routeConfig(RETRYING);
         d.routeConfig(SINGLE);
         return d;
+    }
+
+    /**
+     * A node at {@link #T0} where run P1's first turn failed {@code quota_limited} until {@code reset}
+     * and run P2 was requested behind the same scope: both park until the reset.
+     */
+    private RoutingDriver parkTwoRunsUntil(Instant reset) {
+        RoutingDriver node = start(T0);
+        node.request(new RunRequest("q-P1", "P1", WS, SINGLE.dynamicProfileId(), "task-P1", node.now()));
+        fail(node, command(node, "P1#1"), Code.QUOTA_LIMITED, reset);
+        node.request(new RunRequest("q-P2", "P2", WS, SINGLE.dynamicProfileId(), "task-P2", node.now()));
+        return node;
+    }
+
+    /** Advances {@code node} to {@code due} and returns command {@code id}, asserting it was issued exactly then. */
+    private RouteCommand firesAt(RoutingDriver node, Instant due, String id) {
+        node.advanceTo(due);
+        RouteCommand c = command(node, id);
+        assertThat(c.getIssuedAt()).as(id + " issued at its due instant").isEqualTo(due);
+        return c;
     }
 
     /** Stops {@code old} and starts a node at {@code at} on a fresh state dir restored from the changelogs. */
