@@ -56,8 +56,9 @@ class ObservedCorpusSafetyTest {
                 // round 5 test: scored once on 2026-12-02 (exact 0.6763, policy 0.7554, silent 16), written
                 // against since; the misses left do not say the labelled cause either
                 new Row("round 5 test (spent)", "round5-test\\.jsonl", "test", 1, "0.95", "0.97"),
-                // round 6 dev: scored once before any rule read it (README), written against since
-                new Row("round 6 dev", "round6-dev\\.jsonl", "dev", 1, "0.95", "0.97"));
+                // round 6 dev: scored once before any rule read it (exact 0.5477, policy 0.6224, unsafe 2, silent 72),
+                // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
+                new Row("round 6 dev", "round6-dev\\.jsonl", "dev", 1, "0.94", "0.97"));
     }
 
     @ParameterizedTest(name = "{0}")
