@@ -8,106 +8,84 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The shipped catalogue's safety invariants over the whole observed corpus
- * ({@code corpus/observed/cases-*.jsonl}, the spent {@code holdout-*.jsonl}, {@code round3-*.jsonl} and
- * {@code round4-test.jsonl}, and the development parts {@code round4-dev.jsonl} and {@code round5-dev.jsonl}):
- * {@code recourse catalogue score --split dev|all} reports no unsafe classification (an automatic
- * retry where the truth is not transient), no silent failure (a failing turn reported completed)
- * and every look-alike negative kept completed. The accuracy figures are measurements, not
- * invariants; those of the spent and development parts of rounds 3 to 5 are held as floors.
+ * The shipped catalogue's safety invariants over the whole observed corpus ({@code corpus/observed/},
+ * one row per round and part below): {@code recourse catalogue score --split …} reports no unsafe
+ * classification (an automatic retry where the truth is not transient), no silent failure (a failing
+ * turn reported completed) and every look-alike negative kept completed. The accuracy figures are
+ * measurements, not invariants; those reached on the development and spent parts of rounds 3 to 6 are
+ * held as floors (a rule change may raise them, not lower them).
  */
 class ObservedCorpusSafetyTest {
 
-    /** The split the rules were written from: the invariants hold there. */
-    @Test
-    void devSplitNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("dev");
-    }
-
     /**
-     * Both round-1 splits ({@code cases-*.jsonl}, dev and test): round 1's test split has been scored
-     * (README, "catalogue score") and folded into development, so the invariants hold over all of it.
-     * The spent held-out set has its own test below.
+     * One row: a round's part.
+     *
+     * @param name      what the row holds and why the invariants hold there
+     * @param files     file-name pattern under {@code corpus/observed/}
+     * @param split     {@code dev}, {@code test} or {@code all}
+     * @param minFiles  how many files the pattern must match (a renamed file must not make the row vacuous)
+     * @param minExact  exact-code accuracy floor, {@code null} for none
+     * @param minPolicy policy-equivalent accuracy floor, {@code null} for none
      */
-    @Test
-    void wholeCorpusNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("all");
+    record Row(String name, String files, String split, int minFiles, String minExact, String minPolicy) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
-    /**
-     * The round-2 held-out set ({@code holdout-*.jsonl}): scored once with the rules it was held out
-     * from (README, "catalogue score"), then studied and written against, so it is development data now
-     * and the invariants hold over it too.
-     */
-    @Test
-    void spentHoldoutNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("all", "holdout-.*\\.jsonl", 9);
+    static Stream<Row> rounds() {
+        return Stream.of(
+                // round 1: the split the rules were first written from, then both splits (its test split was
+                // scored, README "catalogue score", and folded into development)
+                new Row("round 1 dev split", "cases-.*\\.jsonl", "dev", 3, null, null),
+                new Row("round 1 both splits", "cases-.*\\.jsonl", "all", 3, null, null),
+                // round 2: the held-out set, scored once with the rules it was held out from, written against since
+                new Row("round 2 held-out (spent)", "holdout-.*\\.jsonl", "all", 2, null, null),
+                // round 3: its test part was scored once and is development data since
+                new Row("round 3 both parts (test spent)", "round3-.*\\.jsonl", "all", 2, "0.98", "0.98"),
+                new Row("round 4 dev", "round4-dev\\.jsonl", "dev", 1, "0.98", "0.98"),
+                new Row("round 4 test (spent)", "round4-test\\.jsonl", "test", 1, "0.98", "0.98"),
+                // round 5 dev: the misses left are texts that do not say the labelled cause (a bare "Rate limit
+                // reached" traced to billing or capacity, a 401 that may be a key or a login)
+                new Row("round 5 dev", "round5-dev\\.jsonl", "dev", 1, "0.96", "0.98"),
+                // round 5 test: scored once on 2026-12-02 (exact 0.6763, policy 0.7554, silent 16), written
+                // against since; the misses left do not say the labelled cause either
+                new Row("round 5 test (spent)", "round5-test\\.jsonl", "test", 1, "0.95", "0.97"),
+                // round 6 dev: scored once before any rule read it (exact 0.5477, policy 0.6224, unsafe 2, silent 72),
+                // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
+                new Row("round 6 dev", "round6-dev\\.jsonl", "dev", 1, "0.94", "0.97"));
     }
 
-    /**
-     * Round 3 ({@code round3-dev.jsonl} and {@code round3-test.jsonl}): its test part was scored once
-     * (README, "catalogue score") and is development data since, so the invariants hold over both
-     * parts, and the accuracy reached on them is held as a floor (a rule change may raise it, not
-     * lower it).
-     */
-    @Test
-    void spentRoundThreeNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("all", "round3-.*\\.jsonl", 1, "--min-exact", "0.98", "--min-policy", "0.98");
-    }
-
-    /**
-     * Round 4's development part ({@code round4-dev.jsonl}): the rules were written from it, so the
-     * invariants hold there.
-     */
-    @Test
-    void roundFourDevNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("dev", "round4-dev\\.jsonl", 0, "--min-exact", "0.98", "--min-policy", "0.98");
-    }
-
-    /**
-     * Round 4's test part ({@code round4-test.jsonl}): scored once (README, "catalogue score"), then
-     * studied and written against, so it is development data since and the invariants hold over it,
-     * with its accuracy held as a floor.
-     */
-    @Test
-    void spentRoundFourTestNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("test", "round4-test\\.jsonl", 0, "--min-exact", "0.98", "--min-policy", "0.98");
-    }
-
-    /**
-     * Round 5's development part ({@code round5-dev.jsonl}): the rules were written from it, so the
-     * invariants hold there. Exact accuracy is held at 0.96: the misses left are cases whose text
-     * does not say the labelled cause (a bare "Rate limit reached" traced to billing or capacity, a
-     * 401 that may be a key or a login); policy-equivalent accuracy at 0.98.
-     */
-    @Test
-    void roundFiveDevNoUnsafeNoSilentEveryNegativeKept() throws Exception {
-        assertSafety("dev", "round5-dev\\.jsonl", 0, "--min-exact", "0.96", "--min-policy", "0.98");
-    }
-
-    private static void assertSafety(String split) throws Exception {
-        assertSafety(split, "cases-.*\\.jsonl", 9);
-    }
-
-    private static void assertSafety(String split, String files, int moreThan, String... thresholds) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rounds")
+    void noUnsafeNoSilentEveryNegativeKeptAndTheFloorsHold(Row row) throws Exception {
         URL url = ObservedCorpusSafetyTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).isNotNull();
-        List<String> args = new ArrayList<>(List.of("catalogue", "score", "--split", split,
-                "--max-unsafe", "0", "--max-silent", "0", "--min-negatives-kept", "1"));
-        args.addAll(List.of(thresholds));
+        List<String> files;
         try (Stream<Path> paths = Files.list(Path.of(url.toURI()))) {
-            paths.filter(p -> p.getFileName().toString().matches(files)).sorted()
-                    .forEach(p -> args.add(p.toString()));
+            files = paths.filter(p -> p.getFileName().toString().matches(row.files())).sorted().map(Path::toString).toList();
         }
-        assertThat(args).as("observed case files").hasSizeGreaterThan(moreThan);
+        assertThat(files).as("observed case files matching %s", row.files()).hasSizeGreaterThanOrEqualTo(row.minFiles());
+        List<String> args = new ArrayList<>(List.of("catalogue", "score", "--split", row.split(),
+                "--max-unsafe", "0", "--max-silent", "0", "--min-negatives-kept", "1"));
+        if (row.minExact() != null) {
+            args.addAll(List.of("--min-exact", row.minExact()));
+        }
+        if (row.minPolicy() != null) {
+            args.addAll(List.of("--min-policy", row.minPolicy()));
+        }
+        args.addAll(files);
 
         Cli.Run run = Cli.run(args.toArray(String[]::new));
 
         assertThat(run.out()).contains("rules: classpath:catalogue/provider-errors.v2.json")
                 .contains("unsafe: 0\n").contains("silent: 0\n").contains("negatives kept: 1.0000");
-        assertThat(run.exitCode()).as("thresholds max-unsafe 0, max-silent 0, min-negatives-kept 1").isZero();
+        assertThat(run.exitCode()).as("%s: thresholds max-unsafe 0, max-silent 0, min-negatives-kept 1, min-exact %s, "
+                + "min-policy %s\n%s", row, row.minExact(), row.minPolicy(), run.out()).isZero();
     }
 }

@@ -20,9 +20,11 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every line of every {@code corpus/observed/{cases,holdout,round3,round4,round5}-*.jsonl} present (none is fine): it parses
+ * Every line of every {@code corpus/observed/{cases,holdout,round3,round4,round5,round6}-*.jsonl} present (none is fine): it parses
  * ({@link ObservedCase#parse}, strict), ids are unique over all files, {@code split} is the README's
  * rule (test iff the first 8 hex digits of SHA-256({@code source_report}) ≡ 0 mod 3),
  * {@code expected.class} is the DESIGN §5.1 class of {@code expected.code}, negatives have a null
@@ -48,7 +50,7 @@ public class ObservedCorpusTest {
         URL url = ObservedCorpusTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).as("the corpus/observed folder (its README at least)").isNotNull();
         try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout|round3|round4|round5)-.*\\.jsonl")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout|round3|round4|round5|round6)-.*\\.jsonl")).sorted().toList()) {
                 List<String> text = Files.readAllLines(f, StandardCharsets.UTF_8);
                 for (int i = 0; i < text.size(); i++) {
                     if (!text.get(i).isBlank()) {
@@ -121,79 +123,34 @@ public class ObservedCorpusTest {
         assertThat(problems).isEmpty();
     }
 
-    @Test
-    void aHoldoutCaseComesFromAReportNoEarlierCaseUses() {
-        java.util.Set<String> earlier = new java.util.HashSet<>();
-        for (Line l : LINES) {
-            JsonNode n = tree(l);
-            if (n != null && l.file().startsWith("cases-")) {
-                earlier.add(n.path("source_report").asText());
-            }
+    /** The round a case file belongs to: {@code cases-} 1, {@code holdout-} 2, {@code roundN-} N. */
+    static int round(String file) {
+        if (file.startsWith("cases-")) {
+            return 1;
         }
-        List<String> problems = new ArrayList<>();
-        for (Line l : LINES) {
-            JsonNode n = tree(l);
-            if (n != null && l.file().startsWith("holdout-") && earlier.contains(n.path("source_report").asText())) {
-                problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
-                        + " is already in cases-*.jsonl");
-            }
+        if (file.startsWith("holdout-")) {
+            return 2;
         }
-        assertThat(problems).isEmpty();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("round(\\d{1,2})-.*").matcher(file);
+        assertThat(m.matches()).as("%s names its round", file).isTrue();
+        return Integer.parseInt(m.group(1));
     }
 
-    @Test
-    void aRoundThreeCaseComesFromAReportNoEarlierRoundUses() {
+    /** The held-out set (round 2) and rounds 3 on come from reports no earlier round uses (README, "Files"). */
+    @ParameterizedTest(name = "round {0}")
+    @ValueSource(ints = {2, 3, 4, 5, 6})
+    void aRoundsCaseComesFromAReportNoEarlierRoundUses(int round) {
         java.util.Set<String> earlier = new java.util.HashSet<>();
         for (Line l : LINES) {
             JsonNode n = tree(l);
-            if (n != null && (l.file().startsWith("cases-") || l.file().startsWith("holdout-"))) {
+            if (n != null && round(l.file()) < round) {
                 earlier.add(n.path("source_report").asText());
             }
         }
         List<String> problems = new ArrayList<>();
         for (Line l : LINES) {
             JsonNode n = tree(l);
-            if (n != null && l.file().startsWith("round3-") && earlier.contains(n.path("source_report").asText())) {
-                problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
-                        + " is already in an earlier round");
-            }
-        }
-        assertThat(problems).isEmpty();
-    }
-
-    @Test
-    void aRoundFourCaseComesFromAReportNoEarlierRoundUses() {
-        java.util.Set<String> earlier = new java.util.HashSet<>();
-        for (Line l : LINES) {
-            JsonNode n = tree(l);
-            if (n != null && !l.file().startsWith("round4-") && !l.file().startsWith("round5-")) { // rounds 1-3
-                earlier.add(n.path("source_report").asText());
-            }
-        }
-        List<String> problems = new ArrayList<>();
-        for (Line l : LINES) {
-            JsonNode n = tree(l);
-            if (n != null && l.file().startsWith("round4-") && earlier.contains(n.path("source_report").asText())) {
-                problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
-                        + " is already in an earlier round");
-            }
-        }
-        assertThat(problems).isEmpty();
-    }
-
-    @Test
-    void aRoundFiveCaseComesFromAReportNoEarlierRoundUses() {
-        java.util.Set<String> earlier = new java.util.HashSet<>();
-        for (Line l : LINES) {
-            JsonNode n = tree(l);
-            if (n != null && !l.file().startsWith("round5-")) { // rounds 1-4
-                earlier.add(n.path("source_report").asText());
-            }
-        }
-        List<String> problems = new ArrayList<>();
-        for (Line l : LINES) {
-            JsonNode n = tree(l);
-            if (n != null && l.file().startsWith("round5-") && earlier.contains(n.path("source_report").asText())) {
+            if (n != null && round(l.file()) == round && earlier.contains(n.path("source_report").asText())) {
                 problems.add(l.where() + " (" + n.path("id").asText("?") + "): report " + n.path("source_report").asText()
                         + " is already in an earlier round");
             }
