@@ -187,7 +187,7 @@ public final class EvidenceAssembler {
                         m.promptRequestId = p.id() != null ? p.id().toString() : null;
                     }
                     if (promptDigest == null) {
-                        promptDigest = PromptDigest.digest(p.tree().path("params").get("prompt"));
+                        promptDigest = PromptDigest.digest(p.prompt());
                     }
                 }
             }

@@ -17,8 +17,8 @@ import java.util.Set;
  * The whole tree is built only when asked ({@link #tree()}: once, then kept), which the evidence
  * stage does only for the frames whose signal it extracts (errors, results with a
  * {@code stopReason}, {@code stderr}, {@code exit}, {@code http}, {@code launch_failed}, updates
- * with failure metadata) and for the {@code session/prompt} request; ordinary message and thought
- * chunks, tool calls and their updates never build it.
+ * with failure metadata); ordinary message and thought chunks, tool calls and their updates, and
+ * requests never build it.
  *
  * <p>The decisive members are those of the tree's own accessors, e.g. {@link #method()} is
  * {@code tree().get("method")} when that is a JSON string. Two payloads are equal when their trees
@@ -56,6 +56,7 @@ public final class Payload {
     private final String sessionUpdate;
     private final String contentText;
     private final JsonNode updateMeta;
+    private final JsonNode prompt;
 
     private Payload(byte[] source, int offset, int length, JsonNode tree, Walk w) {
         this.source = source;
@@ -71,6 +72,7 @@ public final class Payload {
         this.sessionUpdate = w.sessionUpdate;
         this.contentText = w.contentText;
         this.updateMeta = w.updateMeta;
+        this.prompt = w.prompt;
     }
 
     /**
@@ -180,6 +182,14 @@ public final class Payload {
         return updateMeta;
     }
 
+    /**
+     * The request's {@code params.prompt} as {@code tree().path("params").get("prompt")} gives it
+     * (any JSON value; {@code null} when absent or {@code params} is not an object). Do not modify it.
+     */
+    public JsonNode prompt() {
+        return prompt;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Payload other && tree().equals(other.tree());
@@ -216,6 +226,7 @@ public final class Payload {
         String sessionUpdate;
         String contentText;
         JsonNode updateMeta;
+        JsonNode prompt;
 
         Walk(JsonParser p) {
             this.p = p;
@@ -284,6 +295,8 @@ public final class Payload {
                     if (name.equals("update") && t == JsonToken.START_OBJECT) {
                         update = true;
                         object(LEVEL_UPDATE);
+                    } else if (name.equals("prompt")) {
+                        prompt = FrameParser.TREE.readValue(p);
                     } else {
                         value(t);
                     }

@@ -45,8 +45,8 @@ import org.quicktheories.core.Gen;
  * <p>For every accepted frame, the lazy {@link Payload} has built no tree when parsed; each of its
  * decisive members is what today's consumers read from the reference tree (the expressions below
  * are theirs); {@link SignalExtractor} and {@link EvidenceAssembler} give the same signal and step
- * for both frames; and the lazy tree is built only for a frame with a signal or a
- * {@code session/prompt} request — never for an ordinary chunk or tool update.
+ * for both frames; and the lazy tree is built only for a frame with a signal — never for an
+ * ordinary chunk, tool update or request.
  */
 class FrameParserEquivalenceProperties {
 
@@ -263,6 +263,10 @@ class FrameParserEquivalenceProperties {
                     .isEqualTo(word.equals(tree.path("event").asText(null)))
                     .isEqualTo(word.equals(attempt(() -> treeText(tree.get("event")))));
         }
+        assertThat(lazy.prompt()).as(as + ": params.prompt").isEqualTo(tree.path("params").get("prompt"));
+        if (lazy.prompt() != null) {
+            assertThat(lazy.prompt().getClass()).as(as).isEqualTo(tree.path("params").get("prompt").getClass());
+        }
         JsonNode params = tree.get("params");
         JsonNode update = params == null ? null : params.get("update");
         update = update != null && update.isObject() ? update : null;
@@ -300,7 +304,7 @@ class FrameParserEquivalenceProperties {
 
     /**
      * The consumers give the same for both frames, from a fresh turn and from one whose prompt is
-     * known; the lazy tree is built only for a frame with a signal or a session/prompt request.
+     * known; the lazy tree is built only for a frame with a signal.
      */
     private static void assertSameEvidence(String as, Frame lazy, Frame reference) {
         Instant at = lazy.occurredAt();
@@ -310,8 +314,7 @@ class FrameParserEquivalenceProperties {
                 .isEqualTo(attempt(() -> ASSEMBLER.accept(null, reference, at)));
         assertThat(attempt(() -> ASSEMBLER.accept(PROMPTED, lazy, at))).as(as + ": after the prompt")
                 .isEqualTo(attempt(() -> ASSEMBLER.accept(PROMPTED, reference, at)));
-        boolean prompt = lazy.source() == FrameSource.ACP_REQUEST && "session/prompt".equals(lazy.payload().method());
-        if (Optional.empty().equals(signal) && !prompt) {
+        if (Optional.empty().equals(signal)) {
             assertThat(lazy.payload().hasTree()).as(as + ": tree built without a signal").isFalse();
         }
     }
