@@ -8,6 +8,7 @@ import io.recourse.evidence.TurnState.SignalRef;
 import io.recourse.evidence.TurnState.Terminal;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameSource;
+import io.recourse.ingress.Payload;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -174,19 +175,19 @@ public final class EvidenceAssembler {
         m.mergeIdentity(frame);
         List<SessionEvent> events = new ArrayList<>();
 
-        JsonNode p = frame.payload();
+        Payload p = frame.payload();
         boolean promptFrame = false;
         String promptDigest = PromptDigest.isDigest(frame.promptDigest()) ? frame.promptDigest() : null;
         switch (frame.source()) {
             case ACP_REQUEST -> {
-                if ("session/prompt".equals(p.path("method").asText(null))) {
+                if ("session/prompt".equals(p.method())) {
                     promptFrame = true;
                     if (m.promptRequestSeq == null || frame.seq() < m.promptRequestSeq) {
                         m.promptRequestSeq = frame.seq();
-                        m.promptRequestId = p.has("id") ? p.get("id").toString() : null;
+                        m.promptRequestId = p.id() != null ? p.id().toString() : null;
                     }
                     if (promptDigest == null) {
-                        promptDigest = PromptDigest.digest(p.path("params").get("prompt"));
+                        promptDigest = PromptDigest.digest(p.prompt());
                     }
                 }
             }
@@ -400,13 +401,13 @@ public final class EvidenceAssembler {
     // ---------------------------------------------------------------- rules
 
     private static boolean closes(MutableTurnState m, Frame frame) {
-        JsonNode p = frame.payload();
+        Payload p = frame.payload();
         return switch (frame.source()) {
             case ACP_RESPONSE -> {
-                if (p.path("result").hasNonNull("stopReason")) {
+                if (p.hasStopReason()) {
                     yield true;
                 }
-                yield p.path("error").isObject() && answersPrompt(m, p);
+                yield p.errorIsObject() && answersPrompt(m, p);
             }
             case ACP_ERROR -> answersPrompt(m, p);
             case EXIT -> true;
@@ -419,11 +420,11 @@ public final class EvidenceAssembler {
     }
 
     /** An error answers the prompt request when its id is the request's, or the request's id is not known. */
-    private static boolean answersPrompt(MutableTurnState m, JsonNode p) {
+    private static boolean answersPrompt(MutableTurnState m, Payload p) {
         if (m.promptRequestId == null) {
             return true;
         }
-        JsonNode id = p.get("id");
+        JsonNode id = p.id();
         return id == null || id.isNull() || id.toString().equals(m.promptRequestId);
     }
 
@@ -457,16 +458,16 @@ public final class EvidenceAssembler {
     }
 
     private void recordEffect(MutableTurnState m, Frame frame) {
-        JsonNode update = SignalExtractor.update(frame.payload());
-        if (update == null) {
+        Payload update = frame.payload();
+        if (!update.hasUpdate()) {
             return;
         }
-        String type = update.path("sessionUpdate").asText("");
+        String type = update.sessionUpdate() == null ? "" : update.sessionUpdate();
         EffectKind kind;
         String text = null;
         switch (type) {
             case "agent_message_chunk", "agent_thought_chunk" -> {
-                text = SignalExtractor.contentText(update);
+                text = update.contentText();
                 if (text == null || text.isBlank()) {
                     return;
                 }
@@ -557,7 +558,7 @@ public final class EvidenceAssembler {
     }
 
     static String event(Frame frame) {
-        return frame.payload().path("event").asText(null);
+        return frame.payload().event();
     }
 
     static TurnContext contextOf(Frame f) {

@@ -2,6 +2,8 @@ package io.recourse.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.recourse.ingress.Frame;
+import io.recourse.ingress.FrameSource;
+import io.recourse.ingress.Payload;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Locale;
@@ -80,10 +82,13 @@ public final class SignalExtractor {
      * @param frame a parsed frame; its payload is not modified
      */
     public Optional<Signal> extract(Frame frame) {
-        JsonNode p = frame.payload();
-        if (p == null || !p.isObject()) {
+        Payload payload = frame.payload();
+        if (payload == null || !atFailurePosition(frame.source(), payload)) {
             return Optional.empty();
         }
+        // a failure position: the payload's tree is read (ordinary chunks, tool calls and other
+        // frames without a signal never build it)
+        JsonNode p = payload.tree();
         TreeMap<String, String> f = new TreeMap<>();
         SignalKind kind;
         switch (frame.source()) {
@@ -110,13 +115,7 @@ public final class SignalExtractor {
             }
             case ACP_UPDATE -> {
                 JsonNode update = update(p);
-                if (update == null) {
-                    return Optional.empty();
-                }
                 JsonNode meta = update.get("_meta");
-                if (failureMetadata(meta) == null) {
-                    return Optional.empty();
-                }
                 put(f, "update", text(update.get("sessionUpdate")));
                 put(f, "meta", meta.toString());
                 put(f, "text", contentText(update));
@@ -170,6 +169,22 @@ public final class SignalExtractor {
         }
         return Optional.of(new Signal(frame.seq(), frame.occurredAt(), frame.source(), frame.phase(), kind,
                 bound(f, maxSignalBytes)));
+    }
+
+    /**
+     * Whether a frame of {@code source} may carry a signal, decided from the payload's decisive
+     * members alone: the sources {@link #extract} reads in full, an {@code acp_response} with an
+     * error object or a {@code stopReason}, an {@code acp_update} whose update's {@code _meta} holds
+     * failure metadata, a {@code lifecycle} {@code launch_failed} or {@code turn_abandoned}.
+     */
+    private static boolean atFailurePosition(FrameSource source, Payload p) {
+        return switch (source) {
+            case ACP_ERROR, STDERR, EXIT, HTTP -> true;
+            case ACP_RESPONSE -> p.errorIsObject() || p.hasStopReason();
+            case ACP_UPDATE -> p.hasUpdate() && failureMetadata(p.updateMeta()) != null;
+            case LIFECYCLE -> "launch_failed".equals(p.event()) || "turn_abandoned".equals(p.event());
+            default -> false;
+        };
     }
 
     /** The {@code params.update} of a {@code session/update} notification, or {@code null}. */

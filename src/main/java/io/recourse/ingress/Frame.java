@@ -7,7 +7,8 @@ import java.time.Instant;
  * One parsed, validated frame of {@code recourse.agent-frames} (DESIGN §3). Optional fields are
  * {@code null} when absent. {@code payload} is the message as the gateway saw it: the JSON-RPC
  * message, {@code {line}}, {@code {code, signal}}, {@code {status, headers, body}} or
- * {@code {event, …}}; it is raw and unsanitized, so it never leaves the evidence stage.
+ * {@code {event, …}}; it is raw and unsanitized, so it never leaves the evidence stage. Its
+ * decisive members are read with the record, its tree only on demand ({@link Payload}).
  *
  * @param sessionId          the platform's session id (may contain {@code /})
  * @param promptGeneration   ≥ 0; 0 carries protocol setup traffic and {@code session_stopped}
@@ -22,7 +23,7 @@ public record Frame(
         long seq,
         Instant occurredAt,
         FrameSource source,
-        JsonNode payload,
+        Payload payload,
         String agentType,
         String providerId,
         String modelId,

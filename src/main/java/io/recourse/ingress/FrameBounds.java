@@ -29,7 +29,7 @@ final class FrameBounds {
             throw reject(DlqReason.INVALID_FIELD, InputBounds.invalidId("session_id"));
         }
         if (f.source() != null && f.source().wire().startsWith("acp_") && f.payload() != null) {
-            JsonNode id = f.payload().get("id");
+            JsonNode id = f.payload().id();
             if (id != null && !id.isNull() && !(id.isIntegralNumber() && id.canConvertToLong())
                     && !(id.isTextual() && InputBounds.isJsonRpcIdText(id.textValue()))) {
                 throw reject(DlqReason.INVALID_FIELD, "field payload.id " + InputBounds.JSONRPC_ID_RULE);

@@ -26,9 +26,12 @@ import java.util.Set;
  * form of {@code prompt_generation}.
  *
  * <p>How: one pass of Jackson's streaming parser over the envelope's top-level fields;
- * only {@code payload}, {@code turn_config} and values that are not of their field's type become
- * trees. Top-level duplicate keys are found with a bit set of the known fields (and a set of the
- * unknown names, if any); nested ones by the tree reader
+ * only {@code turn_config} and values that are not of their field's type become trees. The
+ * {@code payload} is walked token by token in the same pass ({@link Payload}): every value is
+ * decoded as the tree reader would, duplicate member names are checked per object, and only the
+ * members that decide what the evidence stage does are kept; its tree is built on demand. Top-level
+ * duplicate keys are found with a bit set of the known fields (and a set of the unknown names, if
+ * any); nested ones by the payload walk and by the tree reader
  * ({@code FAIL_ON_READING_DUP_TREE_KEY}). Any value that is not a well-formed JSON object is
  * re-read with a strict tree parser, so its rejection message (the position of the first
  * error) is the one the tree parser gives.
@@ -48,12 +51,12 @@ public final class FrameParser {
     /** Streaming envelope parser: duplicates are checked by {@link Envelope} and by {@link #VALUES}. */
     private static final JsonFactory STREAMING = new JsonFactory();
 
-    /** Reads one value (payload, turn_config, unknown or mistyped values) from inside the envelope. */
-    private static final ObjectMapper VALUES = new ObjectMapper(STREAMING)
+    /** Reads one value (turn_config, unknown or mistyped values, a payload's tree) from inside the envelope. */
+    static final ObjectMapper VALUES = new ObjectMapper(STREAMING)
             .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
     /** {@link #VALUES} with its tree deserializer looked up once (ObjectMapper.readTree looks it up per call). */
-    private static final ObjectReader TREE = VALUES.readerFor(JsonNode.class);
+    static final ObjectReader TREE = VALUES.readerFor(JsonNode.class);
 
     private static final String BAD_INSTANT = "must be an RFC 3339 date-time with an offset, e.g. 2026-06-01T12:00:00Z";
 
@@ -293,7 +296,9 @@ public final class FrameParser {
         private long seq;
         private Instant occurredAt;
         private FrameSource source;
-        private JsonNode payload;
+        private Payload payload;
+        /** The record value being read, or {@code null} when reading a tree (the slow path). */
+        private byte[] value;
         private ProfileKind profileKind;
         private Phase phase;
         private PromptOrigin promptOrigin;
@@ -318,6 +323,7 @@ public final class FrameParser {
          *         (also on any error Jackson reports)
          */
         boolean readFrom(byte[] value) {
+            this.value = value;
             try (JsonParser p = STREAMING.createParser(value)) {
                 return readObject(p);
             } catch (IOException | RuntimeException ex) {
@@ -378,16 +384,18 @@ public final class FrameParser {
          */
         private boolean readKnown(JsonParser p, JsonToken t, int f) throws IOException {
             switch (f) {
-                case PAYLOAD, TURN_CONFIG -> {
+                case PAYLOAD -> {
                     if (t != JsonToken.START_OBJECT) {
                         return false;
                     }
-                    JsonNode node = TREE.readValue(p);
-                    if (f == PAYLOAD) {
-                        payload = node;
-                    } else {
-                        turnConfig = node;
+                    payload = value != null ? Payload.read(p, value) : Payload.of(TREE.readValue(p));
+                    return true;
+                }
+                case TURN_CONFIG -> {
+                    if (t != JsonToken.START_OBJECT) {
+                        return false;
                     }
+                    turnConfig = TREE.readValue(p);
                     return true;
                 }
                 case PROMPT_GENERATION, SEQ, RETRY_OF_GENERATION -> {

@@ -1,9 +1,12 @@
 package io.recourse.bench;
 
+import io.recourse.classification.OfflineAssembler;
+import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameParser;
 import io.recourse.ingress.FrameRejectedException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -21,6 +24,10 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * JMH (not a test): {@link FrameParser#parse} over the bench workload's records — 200 sessions,
  * 14,608 records of the benchmark mix, 1 % malformed. Score: records per second, one thread.
+ * {@link #parseAndAssembleWorkloadRecords} also feeds every admitted frame, freshly parsed, to the
+ * evidence stage ({@link OfflineAssembler}, no classifier): what a payload's tree costs when a
+ * consumer asks for it, which pre-parsed frames (EvidenceAssemblyBenchmark) hide after their first
+ * pass.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -50,6 +57,21 @@ public class FrameParsingBenchmark {
         for (int i = 0; i < records.size(); i++) {
             keys[i] = new String(records.get(i).key(), StandardCharsets.UTF_8);
             values[i] = records.get(i).value();
+        }
+    }
+
+    /** Parses every record once and assembles the admitted frames as the evidence stage does. */
+    @Benchmark
+    @OperationsPerInvocation(RECORDS)
+    public void parseAndAssembleWorkloadRecords(Blackhole bh) {
+        OfflineAssembler assembler = new OfflineAssembler(evidence -> Optional.empty());
+        for (int i = 0; i < keys.length; i++) {
+            try {
+                Frame f = parser.parse(keys[i], values[i]);
+                bh.consume(assembler.accept(f, f.occurredAt()));
+            } catch (FrameRejectedException e) {
+                bh.consume(e);
+            }
         }
     }
 

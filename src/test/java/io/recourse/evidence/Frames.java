@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recourse.ingress.Frame;
 import io.recourse.ingress.FrameSource;
+import io.recourse.ingress.Payload;
 import io.recourse.ingress.Phase;
 import io.recourse.ingress.ProfileKind;
 import io.recourse.ingress.PromptOrigin;
@@ -148,7 +149,7 @@ public final class Frames {
     }
 
     public Frame build() {
-        return new Frame(sessionId, generation, seq, T0.plusSeconds(seq), source, payload, agentType, "openai", "gpt-5.5",
+        return new Frame(sessionId, generation, seq, T0.plusSeconds(seq), source, Payload.of(payload), agentType, "openai", "gpt-5.5",
                 ProfileKind.CONCRETE, null, null, null, null, null, phase, origin, commandId, retryOf, promptDigest, turnConfig,
                 resumeGuarantee);
     }

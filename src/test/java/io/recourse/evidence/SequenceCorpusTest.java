@@ -28,7 +28,7 @@ public class SequenceCorpusTest {
         List<TurnOutcome> outcomes = OfflineAssembler.outcomes(line.frames(), new StubClassifier());
 
         boolean hasPromptResult = line.frames().stream().anyMatch(f -> f.promptGeneration() > 0
-                && f.source() == FrameSource.ACP_RESPONSE && f.payload().path("result").has("stopReason"));
+                && f.source() == FrameSource.ACP_RESPONSE && f.payload().tree().path("result").has("stopReason"));
         if (line.expectedOutcome().equals("completed") && !hasPromptResult) {
             // e.g. a session/load replay in generation 0 only: no turn, no outcome, no classification
             assertThat(outcomes).isEmpty();

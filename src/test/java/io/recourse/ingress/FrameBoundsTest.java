@@ -124,7 +124,7 @@ class FrameBoundsTest {
         assertThat(rejection(f).reason()).isEqualTo(DlqReason.INVALID_FIELD);
 
         ((ObjectNode) f.get("payload")).put("id", 7);
-        assertThat(parser.parse("sess-1/3", f.toString().getBytes(StandardCharsets.UTF_8)).payload().get("id").asInt())
+        assertThat(parser.parse("sess-1/3", f.toString().getBytes(StandardCharsets.UTF_8)).payload().id().asInt())
                 .isEqualTo(7);
     }
 

@@ -9,18 +9,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.recourse.cli.ObservedCase;
+import io.recourse.cli.ObservedCaseRenderer;
+import io.recourse.evidence.EvidenceAssembler;
+import io.recourse.evidence.SignalExtractor;
+import io.recourse.evidence.TurnState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.QuickTheory;
 import org.quicktheories.core.Gen;
@@ -29,9 +37,16 @@ import org.quicktheories.core.Gen;
  * The streaming {@link FrameParser} gives exactly what the tree-based
  * {@link ReferenceFrameParser} gave: the same {@link Frame} (payload and turn_config compared as
  * trees and as text), or the same {@link DlqReason} with the same message — for every corpus
- * frame and for thousands of mutations of them (fields removed, wrong types, null values, huge
- * numbers, unicode, duplicated keys at the top level and nested, trailing or truncated data,
- * broken UTF-8, deep nesting, valid and invalid timestamps, other keys).
+ * frame, every frame of the observed cases as {@link ObservedCaseRenderer} renders them, and for
+ * thousands of mutations of them (fields removed, wrong types, null values, huge numbers, unicode,
+ * duplicated keys at the top level and nested, trailing or truncated data, broken UTF-8, deep
+ * nesting, valid and invalid timestamps, other keys, any value at the payload members that decide).
+ *
+ * <p>For every accepted frame, the lazy {@link Payload} has built no tree when parsed; each of its
+ * decisive members is what today's consumers read from the reference tree (the expressions below
+ * are theirs); {@link SignalExtractor} and {@link EvidenceAssembler} give the same signal and step
+ * for both frames; and the lazy tree is built only for a frame with a signal — never for an
+ * ordinary chunk, tool update or request.
  */
 class FrameParserEquivalenceProperties {
 
@@ -50,9 +65,12 @@ class FrameParserEquivalenceProperties {
     }
 
     private static final List<Base> CORPUS = corpus();
+    private static final List<Base> OBSERVED = observed();
 
     private final FrameParser fast = new FrameParser();
     private final ReferenceFrameParser reference = new ReferenceFrameParser();
+    /** Accepted frames whose consumers read them without building the payload's tree. */
+    private int treeless;
 
     @Test
     void everyCorpusFrameIsParsedAlikeByBothParsers() {
@@ -65,6 +83,55 @@ class FrameParserEquivalenceProperties {
             assertThat(expected).as(b.id()).isInstanceOf(Frame.class);
             assertSameOutcome(b.id(), b.key(), value);
         }
+    }
+
+    @Test
+    void everyObservedCaseFrameIsParsedAlikeByBothParsers() {
+        assertThat(OBSERVED).hasSizeGreaterThan(5000);
+        for (Base b : OBSERVED) {
+            byte[] value = render(b.fields()).getBytes(StandardCharsets.UTF_8);
+
+            Object result = assertSameOutcome(b.id(), b.key(), value);
+
+            assertThat(result).as(b.id()).isInstanceOf(Frame.class);
+        }
+    }
+
+    @Test
+    void mutatedObservedCaseFramesAreParsedOrRejectedAlike() {
+        int[] accepted = {0};
+        theory(2000).forAll(integers().between(0, OBSERVED.size() - 1), integers().between(1, 3), longs().all())
+                .checkAssert((frame, mutations, seed) -> {
+                    Case c = mutate(OBSERVED.get(frame), mutations, new Random(seed));
+
+                    if (assertSameOutcome(c.description(), c.key(), c.value()) instanceof Frame) {
+                        accepted[0]++;
+                    }
+                });
+        assertThat(accepted[0]).isGreaterThan(100);
+    }
+
+    @Test
+    void anyValueAtADecisivePayloadMemberIsReadAsTheTreeReadsIt() {
+        List<Base> all = new ArrayList<>(CORPUS);
+        all.addAll(OBSERVED);
+        int[] accepted = {0};
+        int treelessBefore = treeless;
+        theory(6000).forAll(integers().between(0, all.size() - 1), integers().between(0, 2), longs().all())
+                .checkAssert((frame, mutations, seed) -> {
+                    Random r = new Random(seed);
+                    Base base = mutatePayloadMember(all.get(frame), r);
+                    Case c = mutate(base, mutations, r);
+
+                    Object result = assertSameOutcome(c.description(), c.key(), c.value());
+
+                    if (result instanceof Frame) {
+                        accepted[0]++;
+                    }
+                });
+        // most mutations still give a frame, and the consumers' reads reach both lazy and tree paths
+        assertThat(accepted[0]).isGreaterThan(2000);
+        assertThat(treeless - treelessBefore).isBetween(200, accepted[0] - 200);
     }
 
     @Test
@@ -153,13 +220,129 @@ class FrameParserEquivalenceProperties {
         Object expected = outcome(reference::parse, key, value);
         Object actual = outcome(fast::parse, key, value);
         String as = description + " / key " + key + " / value " + new String(value, StandardCharsets.UTF_8);
+        if (expected instanceof Frame e && actual instanceof Frame a) {
+            // before anything compares the trees (which builds the lazy one)
+            assertThat(a.payload().hasTree()).as(as + ": tree built while parsing").isFalse();
+            assertReadsAsTheTree(as, a.payload(), e.payload().tree());
+            assertSameEvidence(as, a, e);
+            treeless += a.payload().hasTree() ? 0 : 1;
+        }
         assertThat(actual).as(as).isEqualTo(expected);
         if (expected instanceof Frame e && actual instanceof Frame a) {
             // equal trees may still differ in field order or number representation; the text shows both
             assertThat(a.toString()).as(as).isEqualTo(e.toString());
-            assertThat(a.payload().getClass()).isEqualTo(e.payload().getClass());
+            assertThat(a.payload().tree().getClass()).isEqualTo(e.payload().tree().getClass());
         }
         return actual;
+    }
+
+    /**
+     * Each decisive member of {@code lazy} equals what today's consumers read from {@code tree}
+     * (the expressions of EvidenceAssembler, SignalExtractor and FrameBounds before the payload was
+     * lazy, copied here).
+     */
+    private static void assertReadsAsTheTree(String as, Payload lazy, JsonNode tree) {
+        JsonNode method = tree.path("method");
+        assertThat(lazy.method()).as(as + ": method").isEqualTo(method.isTextual() ? method.asText(null) : null);
+        assertThat("session/prompt".equals(lazy.method())).as(as).isEqualTo("session/prompt".equals(tree.path("method").asText(null)));
+        JsonNode id = tree.get("id");
+        assertThat(lazy.id()).as(as + ": id").isEqualTo(id);
+        if (id != null) {
+            assertThat(lazy.id().getClass()).as(as).isEqualTo(id.getClass());
+            assertThat(lazy.id().toString()).as(as).isEqualTo(id.toString());
+        }
+        assertThat(lazy.errorIsObject()).as(as + ": error").isEqualTo(tree.path("error").isObject());
+        JsonNode result = tree.get("result");
+        assertThat(lazy.hasStopReason()).as(as + ": stopReason")
+                .isEqualTo(tree.path("result").hasNonNull("stopReason"))
+                .isEqualTo(result != null && result.isObject() && result.hasNonNull("stopReason"));
+        JsonNode event = tree.path("event");
+        assertThat(lazy.event()).as(as + ": event").isEqualTo(event.isTextual() ? event.asText(null) : null);
+        for (String word : new String[] {"session_stopped", "prompt_dispatched", "launch_failed", "turn_abandoned"}) {
+            assertThat(word.equals(lazy.event())).as(as + ": event " + word)
+                    .isEqualTo(word.equals(tree.path("event").asText(null)))
+                    .isEqualTo(word.equals(attempt(() -> treeText(tree.get("event")))));
+        }
+        assertThat(lazy.prompt()).as(as + ": params.prompt").isEqualTo(tree.path("params").get("prompt"));
+        if (lazy.prompt() != null) {
+            assertThat(lazy.prompt().getClass()).as(as).isEqualTo(tree.path("params").get("prompt").getClass());
+        }
+        JsonNode params = tree.get("params");
+        JsonNode update = params == null ? null : params.get("update");
+        update = update != null && update.isObject() ? update : null;
+        assertThat(lazy.hasUpdate()).as(as + ": update").isEqualTo(update != null);
+        if (update == null) {
+            return;
+        }
+        String kind = update.path("sessionUpdate").asText("");
+        for (String word : new String[] {"agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update"}) {
+            assertThat(word.equals(lazy.sessionUpdate())).as(as + ": sessionUpdate " + word).isEqualTo(word.equals(kind));
+        }
+        JsonNode sessionUpdate = update.get("sessionUpdate");
+        assertThat(lazy.sessionUpdate()).as(as + ": sessionUpdate")
+                .isEqualTo(sessionUpdate != null && sessionUpdate.isTextual() ? sessionUpdate.textValue() : null);
+        JsonNode content = update.get("content");
+        String text = content != null && content.isObject() && content.path("text").isTextual() ? content.get("text").asText() : null;
+        assertThat(lazy.contentText()).as(as + ": content text").isEqualTo(text);
+        JsonNode meta = update.get("_meta");
+        assertThat(lazy.updateMeta()).as(as + ": _meta").isEqualTo(meta != null && meta.isObject() ? meta : null);
+    }
+
+    /** SignalExtractor's text of a value: a string as itself, a number in decimal, else compact JSON. */
+    private static String treeText(JsonNode v) {
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        return v.isTextual() ? v.asText() : v.isIntegralNumber() ? v.bigIntegerValue().toString()
+                : v.isNumber() ? v.decimalValue().toPlainString() : v.toString();
+    }
+
+    private static final SignalExtractor EXTRACTOR = new SignalExtractor();
+    private static final EvidenceAssembler ASSEMBLER = new EvidenceAssembler();
+    /** A turn whose session/prompt request (id 7) is known, so errors are matched by id. */
+    private static final TurnState PROMPTED = promptedTurn();
+
+    /**
+     * The consumers give the same for both frames, from a fresh turn and from one whose prompt is
+     * known; the lazy tree is built only for a frame with a signal.
+     */
+    private static void assertSameEvidence(String as, Frame lazy, Frame reference) {
+        Instant at = lazy.occurredAt();
+        Object signal = attempt(() -> EXTRACTOR.extract(lazy));
+        assertThat(signal).as(as + ": signal").isEqualTo(attempt(() -> EXTRACTOR.extract(reference)));
+        assertThat(attempt(() -> ASSEMBLER.accept(null, lazy, at))).as(as + ": first frame")
+                .isEqualTo(attempt(() -> ASSEMBLER.accept(null, reference, at)));
+        assertThat(attempt(() -> ASSEMBLER.accept(PROMPTED, lazy, at))).as(as + ": after the prompt")
+                .isEqualTo(attempt(() -> ASSEMBLER.accept(PROMPTED, reference, at)));
+        if (Optional.empty().equals(signal)) {
+            assertThat(lazy.payload().hasTree()).as(as + ": tree built without a signal").isFalse();
+        }
+    }
+
+    /**
+     * The answer, or the exception's class and message: a number beyond a double's range (e.g.
+     * {@code 1e400} in {@code params.prompt} or a {@code stderr} line) has no RFC 8785 or decimal
+     * form, so the consumers throw and the processing exception handler dead-letters the record —
+     * alike for both frames.
+     */
+    private static Object attempt(Supplier<Object> read) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            return e.getClass().getName() + ": " + e.getMessage();
+        }
+    }
+
+    private static TurnState promptedTurn() {
+        String prompt = "{\"session_id\":\"sig/p\",\"prompt_generation\":1,\"seq\":1,\"occurred_at\":\"2026-06-01T12:00:00Z\","
+                + "\"source\":\"acp_request\",\"phase\":\"prompt_send\",\"payload\":{\"jsonrpc\":\"2.0\",\"id\":7,"
+                + "\"method\":\"session/prompt\",\"params\":{\"prompt\":[{\"type\":\"text\",\"text\":\"hi\"}]}}}";
+        try {
+            Frame f = new FrameParser().parse("sig/p/1", prompt.getBytes(StandardCharsets.UTF_8));
+            return ASSEMBLER.accept(null, f, f.occurredAt()).state();
+        } catch (FrameRejectedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static QuickTheory theory(int examples) {
@@ -204,6 +387,23 @@ class FrameParserEquivalenceProperties {
                 }
                 out.add(new Base(id + "#" + seq, "sig/" + id + "/1", fields(e)));
                 seq++;
+            }
+        }
+        return out;
+    }
+
+    /** Every frame of every observed case, rendered as {@link ObservedCaseRenderer} renders it. */
+    private static List<Base> observed() {
+        List<Base> out = new ArrayList<>();
+        for (String file : new String[] {"cases-claude", "cases-openai", "cases-others", "holdout-a", "holdout-b", "round3-dev",
+                "round3-test", "round4-dev", "round4-test", "round5-dev", "round5-test"}) {
+            for (JsonNode line : lines("/corpus/observed/" + file + ".jsonl")) {
+                ObservedCase c = ObservedCase.parse(line);
+                int i = 0;
+                for (JsonNode f : ObservedCaseRenderer.frames(c)) {
+                    String key = f.get("session_id").asText() + "/" + f.get("prompt_generation").asInt();
+                    out.add(new Base(c.id() + "#" + i++, key, fields((ObjectNode) f)));
+                }
             }
         }
         return out;
@@ -431,6 +631,63 @@ class FrameParserEquivalenceProperties {
             value = java.util.Arrays.copyOf(value, (-2 - bytesMutation) % value.length);
         }
         return new Case(d.toString(), key, value);
+    }
+
+    /** Payload members the parser keeps (and their neighbours the consumers read from the tree). */
+    private static final String[][] DECISIVE = {{"method"}, {"id"}, {"error"}, {"error", "code"}, {"result"},
+            {"result", "stopReason"}, {"result", "_meta", "sessionFailure"}, {"event"}, {"params"}, {"params", "update"},
+            {"params", "update", "sessionUpdate"}, {"params", "update", "content"}, {"params", "update", "content", "text"},
+            {"params", "update", "_meta"}, {"params", "update", "_meta", "codex", "error"},
+            {"params", "update", "_meta", "sessionFailure"}, {"params", "update", "_meta", "a", "threadStatus", "type"},
+            {"params", "prompt"}, {"line"}, {"status"}, {"headers", "x-api-key"}};
+
+    private static final String[] DECISIVE_VALUES = {"\"session/prompt\"", "\"session/update\"", "\"s\\u0065ssion/prompt\"",
+            "\"agent_message_chunk\"", "\"agent_thought_chunk\"", "\"tool_call\"", "\"tool_call_update\"", "\"usage_update\"",
+            "\"launch_failed\"", "\"turn_abandoned\"", "\"session_stopped\"", "\"prompt_dispatched\"", "\"end_turn\"",
+            "\"systemError\"", "\"SYSTEMERROR\"", "{\"sessionFailure\":{\"kind\":\"x\"}}", "{\"threadStatus\":{\"type\":\"systemError\"}}",
+            "{\"error\":false}", "{\"error\":null}", "{\"error\":0}", "{\"stopReason\":null}", "{\"stopReason\":\"end_turn\"}",
+            "{\"type\":\"text\",\"text\":\"hello\"}", "{\"text\":7}", "{\"text\":\"\"}", "{\"update\":{\"sessionUpdate\":\"tool_call\"}}",
+            "[{\"update\":{}}]", "{\"code\":-32000,\"message\":\"boom\"}", "\"7\"", "7.0", "7", "\"" + "i".repeat(129) + "\"",
+            "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"a\":11}",
+            "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11}",
+            "[{\"x\":1},{\"x\":1,\"y\":{\"x\":2,\"x\":3}}]"};
+
+    private static final String[] SOURCES = {"acp_request", "acp_update", "acp_response", "acp_error", "stderr", "exit", "http",
+            "lifecycle"};
+
+    private static final String RAW = "@@raw@@";
+
+    /**
+     * {@code base} with one payload member that decides (or a neighbour) set to any value — wrong
+     * types, nulls, the words the consumers compare with, nested duplicates, broken JSON — the
+     * objects on its path created as needed; sometimes another source, sometimes the member's
+     * name spelled with an escape.
+     */
+    private static Base mutatePayloadMember(Base base, Random r) {
+        List<Field> fields = base.fields();
+        JsonNode payload = tree(fields, "payload");
+        ObjectNode root = payload != null && payload.isObject() ? (ObjectNode) payload.deepCopy() : NODES.objectNode();
+        String[] path = DECISIVE[r.nextInt(DECISIVE.length)];
+        ObjectNode at = root;
+        for (int i = 0; i < path.length - 1; i++) {
+            JsonNode next = at.get(path[i]);
+            at = next != null && next.isObject() ? (ObjectNode) next : at.putObject(path[i]);
+        }
+        at.put(path[path.length - 1], RAW);
+        String value = r.nextBoolean() ? pick(r, DECISIVE_VALUES) : pick(r, VALUES);
+        String raw = root.toString().replace(quote(RAW), value);
+        String name = path[path.length - 1];
+        if (r.nextInt(4) == 0) {
+            raw = raw.replace(quote(name) + ":" + value, "\"" + escapeFirst(name) + "\":" + value);
+        }
+        fields = with(fields, "payload", raw);
+        StringBuilder d = new StringBuilder(base.id()).append(" | payload ").append(String.join(".", path));
+        if (r.nextBoolean()) {
+            String source = pick(r, SOURCES);
+            fields = with(fields, "source", quote(source));
+            d.append(" | source ").append(source);
+        }
+        return new Base(d.toString(), base.key(), fields);
     }
 
     private static String pick(Random r, String[] options) {

@@ -59,7 +59,7 @@ class FrameParserTest {
         assertThat(frame.seq()).isEqualTo(42);
         assertThat(frame.occurredAt()).isEqualTo(Instant.parse("2026-06-01T12:00:00Z"));
         assertThat(frame.source()).isEqualTo(FrameSource.STDERR);
-        assertThat(frame.payload().get("line").asText()).isEqualTo("boom");
+        assertThat(frame.payload().tree().get("line").asText()).isEqualTo("boom");
         assertThat(frame.phase()).isEqualTo(Phase.PROMPT_SEND);
         assertThat(frame.promptOrigin()).isEqualTo(PromptOrigin.RETRY);
         assertThat(frame.profileKind()).isEqualTo(ProfileKind.CONCRETE);

@@ -127,7 +127,7 @@ final class ReferenceFrameParser {
                 seq,
                 occurredAt,
                 source,
-                payload,
+                Payload.of(payload),
                 optionalText(root, "agent_type"),
                 optionalText(root, "provider_id"),
                 optionalText(root, "model_id"),
