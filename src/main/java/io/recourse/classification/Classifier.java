@@ -120,7 +120,7 @@ public final class Classifier implements TurnClassifier {
         }
         Rule winner = null;
         Rule backgroundWinner = null;
-        long[] candidates = index.candidates(turn, agentScopes); // in scope, every positive condition reads a kind of the turn
+        long[] candidates = index.candidates(turn, agentScopes, readable); // in scope, reading kinds of the turn, regexes admitted
         RuleIndex.CompiledRule[] rules = index.rules();
         String provider = null;
         search:
@@ -188,14 +188,12 @@ public final class Classifier implements TurnClassifier {
     private static final int FOREGROUND = 1;
     private static final int BACKGROUND = 2;
 
-    /** {@link #evaluate} on the compiled rule: {@link #NO_MATCH}, {@link #FOREGROUND} or {@link #BACKGROUND}. */
+    /**
+     * {@link #evaluate} on the compiled rule, a candidate of {@link RuleIndex#candidates} (its
+     * positive conditions possible): {@link #NO_MATCH}, {@link #FOREGROUND} or {@link #BACKGROUND}.
+     */
     private static int match(RuleIndex.CompiledRule cr, IndexedTurn turn, boolean[] preStart, boolean[] readable,
                              boolean[] background, boolean[] surfaced, boolean completed) {
-        for (RuleIndex.CompiledCondition c : cr.positive) {
-            if (!turn.possible(c)) {
-                return NO_MATCH;
-            }
-        }
         Rule rule = cr.rule;
         int n = preStart.length;
         Rule.PhaseScope phase = rule.phase();

@@ -14,9 +14,10 @@ import java.util.regex.Matcher;
  * One turn's signals as {@link RuleIndex} reads them: each field read, bounded to
  * {@link Classifier#MAX_FIELD_CHARS} and scanned for the catalogue's literals at most once, and
  * what a non-regex test derives from it (the lower-cased text, the parsed number) computed at most
- * once. The kinds of the signals are known from the start; every field some regex reads is
- * scanned on the first {@link #possible} or {@link #admitted}, which gives the regexes admitted
- * somewhere in the turn: a condition outside them cannot hold on any signal.
+ * once. The kinds of the signals are known from the start. Everything else is lazy: a field is
+ * scanned only when a regex with literal clauses is asked about it (a regex whose alternatives
+ * need no literal never scans), and whether a regex is admitted in a field is decided per regex,
+ * on first use, and kept; {@link #possible} asks only the fields a condition reads.
  *
  * <p>Not thread-safe; one per thread, {@link #reset} for each {@link Classifier#classify} call
  * (only buffers and matchers are kept: nothing a turn derived is remembered across turns).
@@ -36,15 +37,15 @@ final class IndexedTurn {
     /** Per signal and target id ({@code i * targets + t}): the field, once read (capacity may exceed). */
     private Field[] fields;
     private final LiteralSet.Scratch scratch = new LiteralSet.Scratch();
-    /** Gates admitted in some field of the turn (once {@link #scannedAll}). */
-    private final long[] admitted;
-    private boolean scannedAll;
+    /** Per alternative, the scan that last checked it (numbered; {@link #stamp} is the current one). */
+    private final int[] alternativeStamp;
+    private int stamp;
     /** Per alternative id, its matcher (created on first use, then reset to each text; kept across {@link #reset}s). */
     private Matcher[] matchers;
 
     IndexedTurn(RuleIndex index, List<Signal> signals) {
         this.index = index;
-        this.admitted = new long[index.ungated.length];
+        this.alternativeStamp = new int[index.alternatives.length];
         this.kindOf = new int[0];
         this.fields = new Field[0];
         reset(signals);
@@ -72,8 +73,6 @@ final class IndexedTurn {
         } else {
             java.util.Arrays.fill(fields, 0, slots, null);
         }
-        java.util.Arrays.fill(admitted, 0L);
-        scannedAll = false;
         return this;
     }
 
@@ -89,14 +88,6 @@ final class IndexedTurn {
         return kinds;
     }
 
-    /** The gates (catalogue regexes) admitted in some field of the turn; do not modify. */
-    long[] admitted() {
-        if (!scannedAll) {
-            scanAll();
-        }
-        return admitted;
-    }
-
     /** False when no signal of the turn is of a kind {@code c} reads (nothing is scanned). */
     boolean reads(CompiledCondition c) {
         return (c.kinds & kinds) != 0;
@@ -104,28 +95,80 @@ final class IndexedTurn {
 
     /**
      * False when {@code c} cannot hold on any signal of the turn: no signal of a kind it reads, or
-     * its regex admitted in no field. (True does not mean it holds.)
+     * its regex admitted in none of the fields it reads. (True does not mean it holds.)
      */
     boolean possible(CompiledCondition c) {
-        return (c.kinds & kinds) != 0 && (c.matchGate < 0 || RuleIndex.isSet(admitted(), c.matchGate));
+        return possible(c, null);
     }
 
-    /** Scans every field some regex reads (once), for {@link #possible}. */
-    private void scanAll() {
-        scannedAll = true;
+    /**
+     * {@link #possible(CompiledCondition)} over the signals {@code readable} marks only
+     * ({@code null}: all of them): false when {@code c} cannot hold on any of those.
+     */
+    boolean possible(CompiledCondition c, boolean[] readable) {
+        if ((c.kinds & kinds) == 0) {
+            return false;
+        }
+        if (c.matchGate < 0) {
+            return true;
+        }
         for (int i = 0; i < n; i++) {
-            for (int t : index.regexTargets[kindOf[i]]) {
-                Field f = field(i, t);
-                if (f != ABSENT) {
-                    if (f.admitted == null) {
-                        scan(f);
-                    }
-                    for (int w = 0; w < admitted.length; w++) {
-                        admitted[w] |= f.admitted[w];
+            int kind = kindOf[i];
+            if ((c.kinds & (1 << kind)) == 0 || readable != null && !readable[i]) {
+                continue;
+            }
+            for (int k = 0; k < c.targets.length; k++) {
+                if (c.targetKinds[k] == kind) {
+                    Field f = field(i, c.targets[k]);
+                    if (f != ABSENT && admits(f, c.matchGate)) {
+                        return true;
                     }
                 }
             }
         }
+        return false;
+    }
+
+    /**
+     * Whether some alternative of regex {@code gate} may be admitted in {@code f} (all its literal
+     * clauses present; an alternative without clauses always is): a regex with such an alternative
+     * needs no scan, nor one whose literal alternatives are all {@link RegexAlternative#scanFree}
+     * while the field is not scanned yet; otherwise the field's scan decides it.
+     */
+    private boolean admits(Field f, int gate) {
+        if (index.gateOpen[gate] || f.present == null && index.gateScanFree[gate]) {
+            return true; // run as it is: cheaper than scanning a field nothing else scanned (a long final chunk)
+        }
+        if (f.present == null) {
+            scan(f);
+        }
+        return RuleIndex.isSet(f.admitted, gate);
+    }
+
+    /**
+     * The gates (not {@link RuleIndex#gateOpen}) admitted in some field of a {@code readable}
+     * signal that a gated positive test reads ({@link RuleIndex#gatedTargets}); those fields are
+     * scanned. Do not modify.
+     */
+    long[] admittedGates(boolean[] readable) {
+        long[] out = new long[index.gateWords];
+        for (int i = 0; i < n; i++) {
+            if (!readable[i]) {
+                continue;
+            }
+            for (int t : index.gatedTargets[kindOf[i]]) {
+                Field f = field(i, t);
+                if (f != ABSENT) {
+                    if (f.present == null) {
+                        scan(f);
+                    }
+                    for (int w = 0; w < out.length; w++) {
+                        out[w] |= f.admitted[w];
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -190,21 +233,26 @@ final class IndexedTurn {
                 default -> match.test(f.value);
             };
         }
-        if (f.admitted == null) {
-            scan(f);
-        }
-        if (!RuleIndex.isSet(f.admitted, gate)) {
+        if (!admits(f, gate)) {
             return false;
         }
         if (f.tested == null) {
-            f.tested = new long[f.admitted.length];
-            f.held = new long[f.admitted.length];
+            f.tested = new long[index.gateWords];
+            f.held = new long[index.gateWords];
         } else if (RuleIndex.isSet(f.tested, gate)) {
             return RuleIndex.isSet(f.held, gate); // the same regex in another test (the shapes' prose detector)
         }
         boolean held = false;
         for (RegexAlternative a : index.gates[gate]) {
-            if (a.admitted(f.present) && a.find(f.value, f.found, matchers())) {
+            if (a.trigger != null || a.readsFound && !a.anchored) { // reads the field's literals (its clauses, or where they start)
+                if (f.present == null && !a.scanFree) {
+                    scan(f);
+                }
+                if (f.present != null && a.trigger != null && !RuleIndex.isSet(f.admittedAlternatives, a.id)) {
+                    continue;
+                }
+            }
+            if (a.find(f.value, f.found, matchers())) {
                 held = true;
                 break;
             }
@@ -223,30 +271,47 @@ final class IndexedTurn {
         return matchers;
     }
 
-    /** The literals of {@code f} and the gates they admit. */
+    /**
+     * The literals of {@code f} (where each first starts), and the alternatives and gates they
+     * admit: only alternatives with a found literal in their trigger clause are checked, each once.
+     */
     void scan(Field f) {
         long[] present = new long[index.literals.words()];
         int[] found = index.literals.scan(f.value, present, scratch);
-        long[] gates = index.ungated.clone();
+        long[] gates = new long[index.gateWords];
+        long[] alternatives = new long[index.alternativeWords];
+        if (++stamp == Integer.MAX_VALUE) {
+            java.util.Arrays.fill(alternativeStamp, 0);
+            stamp = 1;
+        }
+        int now = stamp;
         for (int k = 0; k < found.length; k += 2) {
             for (int a : index.triggers[found[k]]) {
-                RegexAlternative alt = index.alternatives[a];
-                if (!RuleIndex.isSet(gates, alt.gate) && alt.admitted(present)) {
-                    RuleIndex.set(gates, alt.gate);
+                if (alternativeStamp[a] == now) {
+                    continue; // checked already, through another literal of its trigger clause
+                }
+                alternativeStamp[a] = now;
+                if (index.admitted(a, present)) {
+                    RuleIndex.set(alternatives, a);
+                    RuleIndex.set(gates, index.altGate[a]);
                 }
             }
         }
-        f.present = present;
         f.found = found;
+        f.present = present;
         f.admitted = gates;
+        f.admittedAlternatives = alternatives;
     }
 
     /** One field of one signal in one turn: its bounded text and, once derived, its literals, lower case, number. */
     static final class Field {
         final String value;
+        /** Once scanned: the literals present (bit per id) and where each first starts ({@link LiteralSet#scan}). */
         long[] present;
         int[] found;
+        /** Once scanned: the gates with an alternative whose clauses all hold, and those alternatives. */
         long[] admitted;
+        long[] admittedAlternatives;
         /** Gates run on this field so far, and those that held (allocated on the first run). */
         long[] tested;
         long[] held;

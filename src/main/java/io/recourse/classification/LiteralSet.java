@@ -15,9 +15,11 @@ import java.util.Map;
  * {@code CASE_INSENSITIVE} regex without {@code UNICODE_CASE} compares characters: ASCII letters
  * fold, every other character compares as itself. The text is read once with a rolling code of
  * its last three characters (folded); an 8 KiB filter of the literals' first three characters
- * says at which positions a literal may start, and only there are the candidate literals
- * compared. The filter stays in the processor's first-level cache whatever else the classifier
- * touches, unlike an automaton's transition table.
+ * says at which positions a literal may start, and only there is the text compared — one walk
+ * down a trie of the rest of the literals sharing those three characters (folded), so a
+ * character is compared once whatever the number of literals starting alike. The filter stays in
+ * the processor's first-level cache whatever else the classifier touches, unlike an automaton's
+ * transition table.
  */
 public final class LiteralSet {
 
@@ -39,14 +41,23 @@ public final class LiteralSet {
     private final boolean[] caseSensitive;
     /** Bit per hashed first trigram of some literal. */
     private final long[] filter = new long[1 << (FILTER_BITS - 6)];
-    /** Open addressing: first trigram (21 bits) → literal ids starting with it, {@code ids[slotFrom[s] .. slotFrom[s + 1])}. */
+    /** Open addressing: first trigram (21 bits) per slot ({@code -1}: empty); its literals are in the slot's trie. */
     private final int[] slotTrigram;
-    private final int[] slotFrom;
-    private final int[] ids;
     private final int slotMask;
     /** All literals' characters (folded when case-insensitive): literal {@code id} is {@code chars[from[id] .. from[id + 1])}. */
     private final char[] chars;
     private final int[] from;
+    /**
+     * Per slot, the root of the trie of its literals after their first three characters (folded):
+     * node {@code v}'s edges are {@code edgeChar/edgeNode[edgeFrom[v] .. edgeFrom[v + 1])}, the
+     * literals ending at it {@code nodeIds[idFrom[v] .. idFrom[v + 1])}.
+     */
+    private final int[] slotRoot;
+    private final int[] edgeFrom;
+    private final char[] edgeChar;
+    private final int[] edgeNode;
+    private final int[] idFrom;
+    private final int[] nodeIds;
 
     /**
      * @param literals      pure-ASCII literals of at least {@value #MIN_LENGTH} characters; index = id
@@ -89,11 +100,6 @@ public final class LiteralSet {
             slotTrigram[s] = e.getKey();
             slotLists.set(s, e.getValue());
         }
-        slotFrom = new int[slots + 1];
-        ids = slotLists.stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
-        for (int k = 0; k < slots; k++) {
-            slotFrom[k + 1] = slotFrom[k] + slotLists.get(k).size();
-        }
         from = new int[this.literals.length + 1];
         StringBuilder all = new StringBuilder();
         for (int id = 0; id < this.literals.length; id++) {
@@ -101,6 +107,55 @@ public final class LiteralSet {
             from[id + 1] = all.length();
         }
         chars = all.toString().toCharArray();
+        // the tries, breadth first: a node's edges are contiguous
+        List<java.util.TreeMap<Character, Integer>> children = new ArrayList<>();
+        List<List<Integer>> ends = new ArrayList<>();
+        slotRoot = new int[slots];
+        for (int k = 0; k < slots; k++) {
+            if (slotTrigram[k] == -1) {
+                continue;
+            }
+            int root = children.size();
+            children.add(new java.util.TreeMap<>());
+            ends.add(new ArrayList<>());
+            slotRoot[k] = root;
+            for (int id : slotLists.get(k)) {
+                String folded = foldAll(this.literals[id]);
+                int v = root;
+                for (int c = MIN_LENGTH; c < folded.length(); c++) {
+                    Integer next = children.get(v).get(folded.charAt(c));
+                    if (next == null) {
+                        next = children.size();
+                        children.add(new java.util.TreeMap<>());
+                        ends.add(new ArrayList<>());
+                        children.get(v).put(folded.charAt(c), next);
+                    }
+                    v = next;
+                }
+                ends.get(v).add(id);
+            }
+        }
+        int nodes = children.size();
+        edgeFrom = new int[nodes + 1];
+        idFrom = new int[nodes + 1];
+        for (int v = 0; v < nodes; v++) {
+            edgeFrom[v + 1] = edgeFrom[v] + children.get(v).size();
+            idFrom[v + 1] = idFrom[v] + ends.get(v).size();
+        }
+        edgeChar = new char[edgeFrom[nodes]];
+        edgeNode = new int[edgeFrom[nodes]];
+        nodeIds = new int[idFrom[nodes]];
+        for (int v = 0; v < nodes; v++) {
+            int e = edgeFrom[v];
+            for (Map.Entry<Character, Integer> c : children.get(v).entrySet()) {
+                edgeChar[e] = c.getKey();
+                edgeNode[e++] = c.getValue();
+            }
+            int q = idFrom[v];
+            for (int id : ends.get(v)) {
+                nodeIds[q++] = id;
+            }
+        }
     }
 
     /** Number of literals (ids are {@code 0..size()-1}). */
@@ -162,18 +217,34 @@ public final class LiteralSet {
             if (slotTrigram[s] != t) {
                 continue;
             }
-            for (int k = slotFrom[s], end = slotFrom[s + 1]; k < end; k++) {
-                int id = ids[k];
-                if ((present[id >>> 6] & (1L << id)) != 0 || !startsAt(text, n, i, id)) {
-                    continue;
+            int v = slotRoot[s];
+            for (int k = i + MIN_LENGTH; ; k++) { // down the trie: the literals starting at i, shortest first
+                for (int q = idFrom[v], end = idFrom[v + 1]; q < end; q++) {
+                    int id = nodeIds[q];
+                    if ((present[id >>> 6] & (1L << id)) != 0 || caseSensitive[id] && !startsAt(text, n, i, id)) {
+                        continue;
+                    }
+                    present[id >>> 6] |= 1L << id;
+                    if (size == found.length) {
+                        found = Arrays.copyOf(found, size * 2);
+                        scratch.pairs = found;
+                    }
+                    found[size++] = id;
+                    found[size++] = i;
                 }
-                present[id >>> 6] |= 1L << id;
-                if (size == found.length) {
-                    found = Arrays.copyOf(found, size * 2);
-                    scratch.pairs = found;
+                int e = edgeFrom[v];
+                int end = edgeFrom[v + 1];
+                if (e == end || k >= n) {
+                    break;
                 }
-                found[size++] = id;
-                found[size++] = i;
+                char c = fold(text[k]);
+                while (e < end && edgeChar[e] != c) {
+                    e++;
+                }
+                if (e == end) {
+                    break;
+                }
+                v = edgeNode[e];
             }
         }
         return size == 0 ? NONE : Arrays.copyOf(found, size);
@@ -185,16 +256,8 @@ public final class LiteralSet {
         if (i + len > n) {
             return false;
         }
-        if (caseSensitive[id]) {
-            for (int k = 0; k < len; k++) {
-                if (text[i + k] != chars[a + k]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        for (int k = MIN_LENGTH; k < len; k++) { // the first three matched already (folded)
-            if (fold(text[i + k]) != chars[a + k]) {
+        for (int k = 0; k < len; k++) { // case-sensitive: the trie compared them folded
+            if (text[i + k] != chars[a + k]) {
                 return false;
             }
         }

@@ -26,6 +26,8 @@ final class RegexAlternative {
     final String[] starts;
     /** Per literal of {@link #starts}, its id in the literal set, or -1 when it is not in it. */
     final int[] startIds;
+    /** {@link #find} reads where literals of the set start (some {@link #startIds} is one): the field must be scanned. */
+    final boolean readsFound;
     final boolean caseSensitive;
     /**
      * A length test {@code ^[\s\S]{N}[\s\S]{M}…} (any character, at least N + M + … of them from
@@ -34,6 +36,17 @@ final class RegexAlternative {
     final int minCodePoints;
     /** Without leading literals: the characters one of which begins every match, or {@code null} when unknown. */
     final LeadingChars leading;
+    /**
+     * Neither anchored nor with leading literals or characters, but ending in {@code $} (no
+     * {@code MULTILINE}) with matches at most {@link #maxChars} long: a match starts in the last
+     * {@code tail} characters of the text (its longest match and a final line terminator); else -1.
+     */
+    final int tail;
+    /**
+     * Cheap to run without knowing the text's literals: anchored ({@code lookingAt()} at 0), a
+     * length test, or a tail; on a field not scanned yet it is run instead of scanning the field.
+     */
+    final boolean scanFree;
 
     RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                 List<String> literals) {
@@ -49,9 +62,223 @@ final class RegexAlternative {
         boolean usable = starts != null && !re.contains("\\G");
         this.starts = usable ? starts : null;
         this.startIds = usable ? startIds : null;
+        boolean reads = false;
+        for (int k = 0; this.startIds != null && k < this.startIds.length; k++) {
+            reads |= this.startIds[k] >= 0;
+        }
+        this.readsFound = reads;
         this.caseSensitive = caseSensitive;
         this.minCodePoints = anchored ? minCodePoints(re) : -1;
         this.leading = !anchored && this.starts == null && !re.contains("\\G") ? LeadingChars.of(re, pattern.flags()) : null;
+        int longest = !anchored && this.starts == null && leading == null && minCodePoints < 0 && endsWithDollar(re)
+                && split != null && split.size() == 1 && (pattern.flags() & (Pattern.MULTILINE | Pattern.LITERAL | Pattern.COMMENTS)) == 0
+                ? maxChars(re) : -1;
+        this.tail = longest >= 0 ? longest + 2 : -1; // "$" matches at the end or before a final line terminator (at most "\r\n")
+        this.scanFree = anchored || minCodePoints >= 0 || tail >= 0;
+    }
+
+    /** Whether {@code re} ends with an unescaped {@code $}. */
+    static boolean endsWithDollar(String re) {
+        if (!re.endsWith("$")) {
+            return false;
+        }
+        int backslashes = 0;
+        for (int k = re.length() - 2; k >= 0 && re.charAt(k) == '\\'; k--) {
+            backslashes++;
+        }
+        return backslashes % 2 == 0;
+    }
+
+    /**
+     * The most UTF-16 characters a match of {@code re} (no {@code COMMENTS}, no {@code LITERAL})
+     * can span, counting every atom that consumes a character as two (a supplementary code
+     * point), or -1 when unbounded ({@code *}, {@code +}, {@code {n,}}) or not read here
+     * (back references, {@code \Q}, {@code \X}, anything unexpected).
+     */
+    static int maxChars(String re) {
+        try {
+            int[] at = {0};
+            int n = MaxChars.alternation(re, at, re.length());
+            return at[0] == re.length() ? n : -1;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** {@link #maxChars}' reader: every method answers -1 where it gives up; {@code at[0]} is the position. */
+    private static final class MaxChars {
+        private static final int LIMIT = 1 << 20;
+
+        static int alternation(String re, int[] at, int end) {
+            int best = 0;
+            while (true) {
+                int n = sequence(re, at, end);
+                if (n < 0) {
+                    return -1;
+                }
+                best = Math.max(best, n);
+                if (at[0] < end && re.charAt(at[0]) == '|') {
+                    at[0]++;
+                    continue;
+                }
+                return best;
+            }
+        }
+
+        private static int sequence(String re, int[] at, int end) {
+            int total = 0;
+            while (at[0] < end && re.charAt(at[0]) != '|' && re.charAt(at[0]) != ')') {
+                int n = atom(re, at, end);
+                if (n < 0) {
+                    return -1;
+                }
+                n = quantified(re, at, end, n);
+                if (n < 0 || (total += n) > LIMIT) {
+                    return -1;
+                }
+            }
+            return total;
+        }
+
+        private static int atom(String re, int[] at, int end) {
+            int i = at[0];
+            char c = re.charAt(i);
+            switch (c) {
+                case '(': {
+                    boolean zeroWidth = re.startsWith("(?=", i) || re.startsWith("(?!", i) || re.startsWith("(?<=", i)
+                            || re.startsWith("(?<!", i);
+                    int from;
+                    if (re.startsWith("(?<", i) && !zeroWidth) {
+                        from = re.indexOf('>', i) + 1; // a named group
+                    } else if (re.startsWith("(?", i)) {
+                        int k = i + 2;
+                        if (zeroWidth) {
+                            k = re.charAt(i + 2) == '<' ? i + 4 : i + 3;
+                        } else {
+                            while (k < end && (Character.isLetter(re.charAt(k)) || re.charAt(k) == '-')) {
+                                k++;
+                            }
+                            if (k < end && re.charAt(k) == ')') { // an inline flag: matches nothing
+                                at[0] = k + 1;
+                                return 0;
+                            }
+                            if (k >= end || re.charAt(k) != ':') {
+                                return -1;
+                            }
+                            k++;
+                        }
+                        from = k;
+                    } else {
+                        from = i + 1;
+                    }
+                    if (from <= 0) {
+                        return -1;
+                    }
+                    at[0] = from;
+                    int n = alternation(re, at, end);
+                    if (n < 0 || at[0] >= end || re.charAt(at[0]) != ')') {
+                        return -1;
+                    }
+                    at[0]++;
+                    return zeroWidth ? 0 : n;
+                }
+                case '[': {
+                    int depth = 0;
+                    for (int k = i; k < end; k++) {
+                        char d = re.charAt(k);
+                        if (d == '\\') {
+                            k++;
+                        } else if (d == '[') {
+                            depth++;
+                        } else if (d == ']' && k > i + 1 && !(k == i + 2 && re.charAt(i + 1) == '^') && --depth == 0) {
+                            at[0] = k + 1;
+                            return 2;
+                        }
+                    }
+                    return -1;
+                }
+                case '\\': {
+                    if (i + 1 >= end) {
+                        return -1;
+                    }
+                    char e = re.charAt(i + 1);
+                    at[0] = i + 2;
+                    if ("QXk".indexOf(e) >= 0 || e >= '1' && e <= '9') {
+                        return -1;
+                    }
+                    if ("bBAzZG".indexOf(e) >= 0) {
+                        return 0;
+                    }
+                    if ((e == 'p' || e == 'P' || e == 'x' || e == 'N') && i + 2 < end && re.charAt(i + 2) == '{') {
+                        int close = re.indexOf('}', i + 2);
+                        if (close < 0) {
+                            return -1;
+                        }
+                        at[0] = close + 1;
+                    } else if (e == 'p' || e == 'P' || e == 'c') {
+                        at[0] = i + 3;
+                    } else if (e == 'x') {
+                        at[0] = i + 4;
+                    } else if (e == 'u') {
+                        at[0] = i + 6;
+                    } else if (e == '0') {
+                        int k = i + 2;
+                        while (k < end && k < i + 5 && re.charAt(k) >= '0' && re.charAt(k) <= '7') {
+                            k++;
+                        }
+                        at[0] = k;
+                    }
+                    return 2;
+                }
+                case '^':
+                case '$':
+                    at[0] = i + 1;
+                    return 0;
+                case '*':
+                case '+':
+                case '?':
+                case '{':
+                    return -1;
+                default:
+                    at[0] = i + (Character.isHighSurrogate(c) && i + 1 < end ? 2 : 1);
+                    return 2;
+            }
+        }
+
+        private static int quantified(String re, int[] at, int end, int n) {
+            int i = at[0];
+            if (i >= end) {
+                return n;
+            }
+            char q = re.charAt(i);
+            int times;
+            if (q == '?') {
+                times = 1;
+                i++;
+            } else if (q == '*' || q == '+') {
+                return -1;
+            } else if (q == '{') {
+                int close = re.indexOf('}', i);
+                if (close < 0) {
+                    return -1;
+                }
+                String body = re.substring(i + 1, close);
+                int comma = body.indexOf(',');
+                if (comma == body.length() - 1) {
+                    return -1; // {n,}
+                }
+                times = Integer.parseInt(comma < 0 ? body : body.substring(comma + 1));
+                i = close + 1;
+            } else {
+                return n;
+            }
+            if (i < end && (re.charAt(i) == '?' || re.charAt(i) == '+')) {
+                i++; // lazy or possessive: the same longest match
+            }
+            at[0] = i;
+            long out = (long) n * times;
+            return out > LIMIT ? -1 : (int) out;
+        }
     }
 
     private static final java.util.regex.Pattern ANY_CHARS = java.util.regex.Pattern.compile(
@@ -99,21 +326,6 @@ final class RegexAlternative {
         return best;
     }
 
-    boolean admitted(long[] present) {
-        for (int[] clause : clauses) {
-            boolean any = false;
-            for (int l : clause) {
-                if (RuleIndex.isSet(present, l)) {
-                    any = true;
-                    break;
-                }
-            }
-            if (!any) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /**
      * Exactly {@code pattern.matcher(text).find()}, given the literals {@code found} in
@@ -141,6 +353,9 @@ final class RegexAlternative {
                 }
             }
             return false;
+        }
+        if (starts == null && tail >= 0) { // a match starts within the tail: find from there, the text before seen by lookbehinds
+            return matcher(text, matchers).region(Math.max(0, n - tail), n).find();
         }
         if (starts == null) {
             return matcher(text, matchers).find();
@@ -180,7 +395,7 @@ final class RegexAlternative {
         Matcher m = matchers[id];
         if (m == null) {
             m = pattern.matcher(text);
-            if (!anchored && (starts != null || leading != null)) { // tried from positions: lookbehinds see the text before
+            if (!anchored && (starts != null || leading != null || tail >= 0)) { // tried from positions: lookbehinds see the text before
                 m.useTransparentBounds(true).useAnchoringBounds(false);
             }
             matchers[id] = m;

@@ -24,38 +24,62 @@ import java.util.regex.Pattern;
  *       each alternative gets clauses of literals every match contains ({@link RequiredLiterals},
  *       and its leading literals: one of them starts every match); all go into one
  *       {@link LiteralSet} for the whole catalogue;</li>
- *   <li>a field's text (bounded to {@link Classifier#MAX_FIELD_CHARS}) is scanned once per
- *       turn, on first use: that gives the literals present and, through them, the regexes with
- *       at least one alternative whose clauses all hold ("admitted");</li>
+ *   <li>a field's text (bounded to {@link Classifier#MAX_FIELD_CHARS}) is scanned at most once per
+ *       turn, when a regex with literal clauses is first asked about it: that gives the literals
+ *       present and, through them, whether a regex has an alternative whose clauses all hold
+ *       ("admitted"; decided per regex and field on first use);</li>
  *   <li>a regex test on the field is then {@code false} without running anything unless the
  *       regex is admitted, and runs only its admitted alternatives — one anchored with
  *       {@code ^} as {@code lookingAt()}, one with leading literals only where they occur
  *       ({@code lookingAt()} from each, with transparent bounds), others as {@code find()};</li>
- *   <li>a rule whose positive condition reads no kind of the turn, or whose regex no field
- *       admits, is passed over without reading any signal ({@link Turn#possible}).</li>
+ *   <li>a rule whose positive condition reads no kind of the turn, or whose regex none of the
+ *       (readable) fields it reads admits, is passed over ({@link IndexedTurn#possible}).</li>
  * </ul>
  *
- * Nothing is remembered across turns: per turn, a {@link Turn} holds the fields read so far.
+ * Nothing is remembered across turns: per turn, an {@link IndexedTurn} holds the fields read so far.
  */
 public final class RuleIndex {
 
     final LiteralSet literals;
-    /** Literal id → the alternatives it gates. */
-    final int[][] triggers;
     final RegexAlternative[] alternatives;
-    /** Regexes (gate ids) with an alternative that has no literal: always admitted. */
-    final long[] ungated;
+    /** Words of a bit set over the gate ids. */
+    final int gateWords;
+    /** Per gate: whether an alternative has no literal clause (always admitted, nothing to scan). */
+    final boolean[] gateOpen;
+    /** Per gate: every alternative with literal clauses is {@link RegexAlternative#scanFree}. */
+    final boolean[] gateScanFree;
+    /** Literal id → the alternatives whose trigger clause it is in (one of them is needed to admit the alternative). */
+    final int[][] triggers;
+    /**
+     * Every alternative's literal clauses, flat (read in the scan, so kept together): alternative
+     * {@code a}'s clauses are {@code altClauseFrom[a] .. altClauseFrom[a + 1]}; clause {@code c}
+     * holds when one of {@code present[clauseWord[w]] & clauseBits[w]}, {@code w} in
+     * {@code clauseWordFrom[c] .. clauseWordFrom[c + 1]}, is non-zero. {@code altGate[a]}: its gate.
+     */
+    private final int[] altClauseFrom;
+    private final int[] clauseWordFrom;
+    private final int[] clauseWord;
+    private final long[] clauseBits;
+    final int[] altGate;
+    /** Words of a bit set over the alternative ids. */
+    final int alternativeWords;
     /** Gate id (one per distinct catalogue regex: pattern and flags) → its alternatives. */
     final RegexAlternative[][] gates;
     private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
     final Rule.Target[] targets;
-    /** Per {@link SignalKind} ordinal, the targets some regex reads. */
-    final int[][] regexTargets;
     /** Bit set of every rule id. */
     private final long[] allRules;
     /** Per scope id, the rules with that agent scope. */
     private final long[][] rulesByScope;
+    /**
+     * Per {@link SignalKind} ordinal, the targets that a positive condition with a gate not
+     * {@link #gateOpen} reads: the fields whose literals decide which rules can match.
+     */
+    final int[][] gatedTargets;
+    /** Gates not {@link #gateOpen} that a rule's positive condition tests, and per such gate those rules. */
+    private final int[] filterGates;
+    private final long[][] rulesByGate;
     /** Distinct kind masks of the rules' positive conditions, and per mask the rules with such a condition. */
     private final int[] kindMasks;
     private final long[][] rulesByKindMask;
@@ -81,28 +105,48 @@ public final class RuleIndex {
         this.gates = b.gates.toArray(RegexAlternative[][]::new);
         this.gateIds = b.gateIds;
         this.targets = b.targets.toArray(Rule.Target[]::new);
-        this.regexTargets = new int[SignalKind.values().length][];
-        for (SignalKind k : SignalKind.values()) {
-            regexTargets[k.ordinal()] = b.regexTargets.stream().filter(t -> targets[t].kind() == k)
-                    .mapToInt(Integer::intValue).sorted().toArray();
+        this.gateWords = (gates.length + 63) >>> 6;
+        this.gateOpen = new boolean[gates.length];
+        this.gateScanFree = new boolean[gates.length];
+        java.util.Arrays.fill(gateScanFree, true);
+        for (RegexAlternative a : alternatives) {
+            gateOpen[a.gate] |= a.trigger == null;
+            gateScanFree[a.gate] &= a.trigger == null || a.scanFree;
         }
         List<List<Integer>> byLiteral = new ArrayList<>();
         for (int i = 0; i < literals.size(); i++) {
             byLiteral.add(new ArrayList<>());
         }
-        this.ungated = new long[(gates.length + 63) >>> 6];
-        for (int a = 0; a < alternatives.length; a++) {
-            RegexAlternative alt = alternatives[a];
-            if (alt.trigger == null) {
-                set(ungated, alt.gate);
-                continue;
-            }
-            for (int l : alt.trigger) { // every clause must hold: one of them is enough to start the check
-                byLiteral.get(l).add(a);
+        for (RegexAlternative a : alternatives) {
+            for (int l : a.trigger == null ? new int[0] : a.trigger) {
+                if (!byLiteral.get(l).contains(a.id)) {
+                    byLiteral.get(l).add(a.id);
+                }
             }
         }
-        this.triggers = byLiteral.stream().map(l -> l.stream().distinct().mapToInt(Integer::intValue).toArray())
-                .toArray(int[][]::new);
+        this.triggers = byLiteral.stream().map(l -> l.stream().mapToInt(Integer::intValue).toArray()).toArray(int[][]::new);
+        this.altGate = new int[alternatives.length];
+        this.altClauseFrom = new int[alternatives.length + 1];
+        List<Integer> wordFrom = new ArrayList<>(List.of(0));
+        List<Integer> word = new ArrayList<>();
+        List<Long> bits = new ArrayList<>();
+        for (RegexAlternative a : alternatives) {
+            altGate[a.id] = a.gate;
+            for (int[] clause : a.clauses) {
+                java.util.TreeMap<Integer, Long> words = new java.util.TreeMap<>();
+                for (int l : clause) {
+                    words.merge(l >>> 6, 1L << l, (x, y) -> x | y);
+                }
+                word.addAll(words.keySet());
+                bits.addAll(words.values());
+                wordFrom.add(word.size());
+            }
+            altClauseFrom[a.id + 1] = wordFrom.size() - 1;
+        }
+        this.clauseWordFrom = wordFrom.stream().mapToInt(Integer::intValue).toArray();
+        this.clauseWord = word.stream().mapToInt(Integer::intValue).toArray();
+        this.clauseBits = bits.stream().mapToLong(Long::longValue).toArray();
+        this.alternativeWords = (alternatives.length + 63) >>> 6;
         int words = (this.rules.length + 63) >>> 6;
         this.allRules = new long[words];
         this.rulesByScope = new long[scopes.length][words];
@@ -120,6 +164,24 @@ public final class RuleIndex {
                 }
                 set(byMask.get(m), r);
             }
+        }
+        java.util.TreeMap<Integer, long[]> byGate = new java.util.TreeMap<>();
+        java.util.Set<Integer> gated = new java.util.TreeSet<>();
+        for (int r = 0; r < this.rules.length; r++) {
+            for (CompiledCondition c : this.rules[r].positive) {
+                if (c.matchGate >= 0 && !gateOpen[c.matchGate]) {
+                    set(byGate.computeIfAbsent(c.matchGate, g -> new long[words]), r);
+                    for (int t : c.targets) {
+                        gated.add(t);
+                    }
+                }
+            }
+        }
+        this.filterGates = byGate.keySet().stream().mapToInt(Integer::intValue).toArray();
+        this.rulesByGate = byGate.values().toArray(long[][]::new);
+        this.gatedTargets = new int[SignalKind.values().length][];
+        for (SignalKind k : SignalKind.values()) {
+            gatedTargets[k.ordinal()] = gated.stream().filter(t -> targets[t].kind() == k).mapToInt(Integer::intValue).toArray();
         }
         this.kindMasks = masks.stream().mapToInt(Integer::intValue).toArray();
         this.rulesByKindMask = byMask.toArray(long[][]::new);
@@ -260,11 +322,12 @@ public final class RuleIndex {
     /**
      * The rules (ids = positions in {@link #rules()}, highest priority first) that can match
      * {@code turn} for an agent in {@code agentScopes}, as a bit set: every rule except those out
-     * of the agent's scope and those with a positive condition that reads no kind of the turn's
-     * signals. Nothing is scanned: whether a rule's regexes are admitted somewhere is left to
-     * {@link IndexedTurn#possible} as each candidate is tried, and the provider scope to the caller.
+     * of the agent's scope, those with a positive condition that reads no kind of the turn's
+     * signals, and those with a positive regex test that no {@code readable} signal's field admits
+     * ({@link IndexedTurn#admittedGates}: the fields such tests read are scanned once). The provider
+     * scope is left to the caller.
      */
-    long[] candidates(IndexedTurn turn, AgentScopes agentScopes) {
+    long[] candidates(IndexedTurn turn, AgentScopes agentScopes, boolean[] readable) {
         long[] out = agentScopes.rules.clone();
         int kinds = turn.kinds();
         for (int k = 0; k < kindMasks.length; k++) {
@@ -272,7 +335,31 @@ public final class RuleIndex {
                 andNot(out, rulesByKindMask[k]);
             }
         }
+        if (isEmpty(out)) {
+            return out;
+        }
+        long[] admitted = turn.admittedGates(readable);
+        for (int k = 0; k < filterGates.length; k++) {
+            if (!isSet(admitted, filterGates[k])) {
+                andNot(out, rulesByGate[k]);
+            }
+        }
         return out;
+    }
+
+    /** Whether every literal clause of alternative {@code a} has a literal in {@code present} (bit per literal id). */
+    boolean admitted(int a, long[] present) {
+        for (int c = altClauseFrom[a], end = altClauseFrom[a + 1]; c < end; c++) {
+            int w = clauseWordFrom[c];
+            int last = clauseWordFrom[c + 1];
+            while (w < last && (present[clauseWord[w]] & clauseBits[w]) == 0) {
+                w++;
+            }
+            if (w == last) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void andNot(long[] bits, long[] clear) {
@@ -369,7 +456,6 @@ public final class RuleIndex {
         final Map<String, Integer> gateByRegex = new HashMap<>();
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
-        final java.util.Set<Integer> regexTargets = new java.util.HashSet<>();
         final List<String[]> scopes = new ArrayList<>();
         final Map<java.util.Set<String>, Integer> scopeIds = new HashMap<>();
 
@@ -395,11 +481,6 @@ public final class RuleIndex {
             }
             int matchGate = gate(c.match());
             int unlessGate = gate(c.unless());
-            if (matchGate >= 0 || unlessGate >= 0) {
-                for (int id : ids) {
-                    regexTargets.add(id);
-                }
-            }
             return new CompiledCondition(kinds, ids, kindOf, c.match(), matchGate, c.unless(), unlessGate);
         }
 

@@ -242,22 +242,39 @@ public class ClassifierFastPathProperties {
                 });
     }
 
-    /** Alternatives of the shipped catalogue known to run as a plain {@code find()} (short texts end with them). */
-    private static final java.util.Set<String> KNOWN_UNGATED = java.util.Set.of("[^}\\s]\\s{0,3}$");
-
     @Test
     public void everyCatalogueRegexAlternativeIsGatedOrTriedOnlyWhereItCanStart() {
         RuleIndex index = CLASSIFIER.catalogue().index();
         List<String> slow = new ArrayList<>();
         for (RegexAlternative a : index.alternatives) {
-            boolean cheap = a.trigger != null || a.starts != null || a.leading != null || a.anchored || a.minCodePoints >= 0;
-            if (!cheap && !KNOWN_UNGATED.contains(a.pattern.pattern())) {
+            boolean cheap = a.trigger != null || a.starts != null || a.leading != null || a.anchored || a.minCodePoints >= 0
+                    || a.tail >= 0;
+            if (!cheap) {
                 slow.add(a.pattern.pattern());
             }
         }
-        assertThat(slow).as("regex alternatives with no required literal, no leading literal or character and no anchor: "
-                + "they run at every position of every field their rule reads (give them a literal, or a first atom "
-                + "LeadingChars reads)").isEmpty();
+        assertThat(slow).as("regex alternatives with no required literal, no leading literal or character, no anchor and "
+                + "no bounded end-anchored tail: they run at every position of every field their rule reads (give them a "
+                + "literal, or a first atom LeadingChars reads)").isEmpty();
+    }
+
+    @Test
+    public void anEndAnchoredAlternativeOfBoundedLengthIsTriedOnlyInItsTail() {
+        assertThat(RegexAlternative.maxChars("[^}\\s]\\s{0,3}$")).as("each consuming atom counts 2 (a surrogate pair)").isEqualTo(8);
+        assertThat(RegexAlternative.maxChars("(?:ab|c(?=x)d{2})?e$")).as("a lookahead is zero-width").isEqualTo(8);
+        assertThat(RegexAlternative.maxChars("a+$")).isEqualTo(-1);
+        assertThat(RegexAlternative.maxChars("a{2,}$")).isEqualTo(-1);
+        assertThat(RegexAlternative.maxChars("(a)\\1$")).isEqualTo(-1);
+        assertThat(RegexAlternative.endsWithDollar("a\\$")).isFalse();
+        assertThat(RegexAlternative.endsWithDollar("a\\\\$")).isTrue();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("[^}\\s]\\s{0,3}$");
+        RegexAlternative alt = new RegexAlternative(0, 0, p, List.of(), null, null, true, List.of());
+        assertThat(alt.tail).isEqualTo(10);
+        for (String text : List.of("", "x", "x\n", "x  \r\n", "}  ", "ab}", "ab}\n", "abc    ", "abc   \n", "\uD83D\uDE00 \n",
+                "error: {\"a\":1}  \n", "a\u2028", "abc\n\n", "a long line of prose that ends in a brace }",
+                "a long line of prose that ends with a word", "a long line of prose, then spaces     ")) {
+            assertThat(alt.find(text, new int[0], new java.util.regex.Matcher[1])).as(text).isEqualTo(p.matcher(text).find());
+        }
     }
 
     @Test
