@@ -58,7 +58,13 @@ class ObservedCorpusSafetyTest {
                 new Row("round 5 test (spent)", "round5-test\\.jsonl", "test", 1, "0.95", "0.97"),
                 // round 6 dev: scored once before any rule read it (exact 0.5477, policy 0.6224, unsafe 2, silent 72),
                 // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
-                new Row("round 6 dev", "round6-dev\\.jsonl", "dev", 1, "0.94", "0.97"));
+                new Row("round 6 dev", "round6-dev\\.jsonl", "dev", 1, "0.94", "0.97"),
+                // round 6 test: scored once on 2026-12-02 (exact 0.7771, policy 0.8344, silent 10, negatives 49/51),
+                // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
+                new Row("round 6 test (spent)", "round6-test\\.jsonl", "test", 1, "0.96", "0.98"),
+                // round 7 dev: scored once before any rule read it (exact 0.7195, policy 0.8211, unsafe 4, silent 13),
+                // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
+                new Row("round 7 dev", "round7-dev\\.jsonl", "dev", 1, "0.94", "0.99"));
     }
 
     @ParameterizedTest(name = "{0}")
