@@ -13,7 +13,12 @@ public enum DlqReason implements WireName {
     /** A required field ({@code session_id}, {@code prompt_generation}, {@code seq}, {@code occurred_at},
      *  {@code source}, {@code payload}) is absent or null. */
     MISSING_FIELD,
-    /** A field is present but has the wrong type or an out-of-range / unknown value. */
+    /**
+     * A field is present but has the wrong type or an out-of-range / unknown value, or breaks a bound
+     * of DESIGN §3 ({@link InputBounds}), e.g. {@code payload} or {@code turn_config} holds a number
+     * out of range: an integer of more than {@value InputBounds#MAX_INTEGER_DIGITS} digits or a number
+     * that is not a finite IEEE-754 double ({@code 1e400}).
+     */
     INVALID_FIELD,
     /** The record key disagrees with {@code session_id} / {@code prompt_generation}. */
     KEY_MISMATCH,

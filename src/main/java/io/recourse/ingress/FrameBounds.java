@@ -6,7 +6,9 @@ import java.io.IOException;
 
 /**
  * The field bounds of a parsed frame (DESIGN §3, {@link InputBounds}), checked by
- * {@link FrameParser} once the fields have their types.
+ * {@link FrameParser} once the fields have their types: {@link #check} for ids, names, the digest,
+ * the JSON-RPC id, the generations and the size of {@code turn_config}, then {@link #checkNumbers}
+ * for the numbers in {@code payload} and {@code turn_config}.
  */
 final class FrameBounds {
 
@@ -53,6 +55,27 @@ final class FrameBounds {
         if (f.turnConfig() != null && compactSize(f.turnConfig()) > InputBounds.MAX_TURN_CONFIG_BYTES) {
             throw reject(DlqReason.INVALID_FIELD,
                     "field turn_config is larger than " + InputBounds.MAX_TURN_CONFIG_BYTES + " bytes as compact JSON");
+        }
+    }
+
+    /**
+     * The number bound of DESIGN §3 ({@link InputBounds#NUMBER_RULE}), checked after
+     * {@link #check}: every number in {@code payload} (as {@link Payload#numbersInRange()} read it
+     * in the parser's pass) and in {@code turn_config} is an integer of at most
+     * {@value InputBounds#MAX_INTEGER_DIGITS} digits or, with a fraction or exponent, a finite
+     * IEEE-754 double. {@code 1e400}, {@code -1e400} and a 65-digit integer are refused here, so no
+     * consumer meets a number without an RFC 8785 or decimal form (evidence's {@code PromptDigest},
+     * {@code SignalExtractor}) or one whose decimal text is long. The message names the field,
+     * never the value.
+     *
+     * @throws FrameRejectedException with {@link DlqReason#INVALID_FIELD}
+     */
+    static void checkNumbers(Frame f) throws FrameRejectedException {
+        if (f.payload() != null && !f.payload().numbersInRange()) {
+            throw reject(DlqReason.INVALID_FIELD, "field payload " + InputBounds.NUMBER_RULE);
+        }
+        if (f.turnConfig() != null && !InputBounds.hasBoundedNumbers(f.turnConfig())) {
+            throw reject(DlqReason.INVALID_FIELD, "field turn_config " + InputBounds.NUMBER_RULE);
         }
     }
 

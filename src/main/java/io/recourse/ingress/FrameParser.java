@@ -19,7 +19,8 @@ import java.util.Set;
  * (DESIGN §3). Strict about the required fields and the types of known fields, lenient about
  * unknown fields. Checks, in this order: the raw size bound (before any parsing), the key's
  * syntax, JSON syntax (one object, nothing after it, no duplicate keys at any depth), the
- * fields, the routing identity of dynamic profiles, and the agreement of key and body.
+ * fields and their bounds, the numbers in {@code payload} and {@code turn_config}
+ * ({@link FrameBounds#checkNumbers}), the routing identity of dynamic profiles, and the agreement of key and body.
  *
  * <p>The key is split at its <em>last</em> {@code /}: the left part must equal
  * {@code session_id} (which may itself contain {@code /}), the right part must be the decimal
@@ -190,6 +191,7 @@ public final class FrameParser {
         e.checkFields();
         Frame frame = e.toFrame();
         checkBounds(frame);
+        FrameBounds.checkNumbers(frame);
 
         if (frame.profileKind() == ProfileKind.DYNAMIC) {
             requireRoutingIdentity("workspace_id", frame.workspaceId());

@@ -2,6 +2,10 @@ package io.recourse.ingress;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * The length, charset and range bounds of every identifier and record key Recourse reads
@@ -22,6 +26,12 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
  *   <li><b>digest</b> ({@code prompt_digest}): 64 lower-case hex digits (SHA-256, DESIGN §6.5);</li>
  *   <li><b>JSON-RPC id</b>: an integer that fits a {@code long}, or a string of at most
  *       {@value #MAX_JSONRPC_ID_CHARS} characters;</li>
+ *   <li><b>number</b> anywhere in a frame's {@code payload} or {@code turn_config}: an integer of
+ *       at most {@value #MAX_INTEGER_DIGITS} decimal digits, or (with a fraction or exponent) a
+ *       finite IEEE-754 double, so {@code 1e400} and a 65-digit integer are refused. The readers
+ *       read a fraction or exponent as a double, so no accepted number expands into a long decimal
+ *       ({@code BigDecimal.toPlainString} of a double has at most a few hundred characters); Jackson
+ *       refuses any number literal over {@value #MAX_NUMBER_CHARS} characters as invalid JSON;</li>
  *   <li><b>record key</b> of a JSON input: at most {@value #MAX_KEY_BYTES} bytes.</li>
  * </ul>
  */
@@ -40,6 +50,14 @@ public final class InputBounds {
     /** Deepest JSON nesting any input may have (Jackson's default read constraint). */
     public static final int MAX_NESTING_DEPTH = StreamReadConstraints.DEFAULT_MAX_DEPTH;
 
+    /**
+     * Most decimal digits (sign not counted) of an integer in a frame's {@code payload} or
+     * {@code turn_config}: JSON-RPC ids, error codes, exit codes and HTTP statuses need at most 19.
+     */
+    public static final int MAX_INTEGER_DIGITS = 64;
+    /** Most characters of any JSON number literal (Jackson's default read constraint; longer is invalid JSON). */
+    public static final int MAX_NUMBER_CHARS = StreamReadConstraints.DEFAULT_MAX_NUM_LEN;
+
     /** The rule of an id, as rejection messages state it. */
     public static final String ID_RULE = "must be 1 to " + MAX_ID_CHARS + " characters without control characters or lone surrogates";
     /** The rule of a session id, as rejection messages state it. */
@@ -53,7 +71,44 @@ public final class InputBounds {
     public static final String JSONRPC_ID_RULE = "must be an integer or a string of at most " + MAX_JSONRPC_ID_CHARS
             + " characters";
 
+    /** The rule of the numbers in {@code payload} and {@code turn_config}, as rejection messages state it. */
+    public static final String NUMBER_RULE = "holds a number out of range (an integer must have at most "
+            + MAX_INTEGER_DIGITS + " digits, any other number must be a finite IEEE-754 double)";
+
+    /** 10<sup>{@value #MAX_INTEGER_DIGITS}</sup>: the least integer magnitude out of range. */
+    private static final BigInteger INTEGER_LIMIT = BigInteger.TEN.pow(MAX_INTEGER_DIGITS);
+
     private InputBounds() {
+    }
+
+    /** Whether {@code n} has at most {@value #MAX_INTEGER_DIGITS} decimal digits. */
+    public static boolean isBoundedInteger(BigInteger n) {
+        return n.abs().compareTo(INTEGER_LIMIT) < 0;
+    }
+
+    /**
+     * Whether every number in {@code tree} (at any depth) is within {@link #NUMBER_RULE}: an
+     * integer of at most {@value #MAX_INTEGER_DIGITS} digits, any other number finite as a double.
+     * Iterative, so a tree nested to {@value #MAX_NESTING_DEPTH} levels costs no deep stack.
+     */
+    public static boolean hasBoundedNumbers(JsonNode tree) {
+        Deque<JsonNode> pending = new ArrayDeque<>();
+        pending.push(tree);
+        while (!pending.isEmpty()) {
+            JsonNode n = pending.pop();
+            if (n.isContainerNode()) {
+                for (JsonNode child : n) {
+                    pending.push(child);
+                }
+            } else if (n.isIntegralNumber()) {
+                if (!n.canConvertToLong() && !isBoundedInteger(n.bigIntegerValue())) {
+                    return false;
+                }
+            } else if (n.isNumber() && !Double.isFinite(n.doubleValue())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code s} is a session id: an id without {@code #}. */

@@ -25,7 +25,8 @@ import java.util.Set;
  * are.
  *
  * <p>The parser has already checked the payload the way a tree reader would (JSON syntax, no
- * duplicate member at any depth, nesting depth, every string and number decoded), so
+ * duplicate member at any depth, nesting depth, every string and number decoded, and whether every
+ * number is within {@link InputBounds#NUMBER_RULE}: {@link #numbersInRange()}), so
  * {@link #tree()} never fails on a payload it made. Not thread-safe for concurrent first calls of
  * {@link #tree()} beyond building the (equal) tree twice.
  */
@@ -57,6 +58,7 @@ public final class Payload {
     private final String contentText;
     private final JsonNode updateMeta;
     private final JsonNode prompt;
+    private final boolean numbersInRange;
 
     private Payload(byte[] source, int offset, int length, JsonNode tree, Walk w) {
         this.source = source;
@@ -73,6 +75,7 @@ public final class Payload {
         this.contentText = w.contentText;
         this.updateMeta = w.updateMeta;
         this.prompt = w.prompt;
+        this.numbersInRange = w.numbersInRange;
     }
 
     /**
@@ -190,6 +193,16 @@ public final class Payload {
         return prompt;
     }
 
+    /**
+     * Whether every number in the payload, at any depth, is within {@link InputBounds#NUMBER_RULE}
+     * (an integer of at most {@value InputBounds#MAX_INTEGER_DIGITS} digits, any other number a
+     * finite double; DESIGN §3), read in the same pass. {@link FrameParser} rejects a frame whose
+     * payload is not, so the evidence stage never meets {@code 1e400} or a 1000-digit integer.
+     */
+    public boolean numbersInRange() {
+        return numbersInRange;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Payload other && tree().equals(other.tree());
@@ -208,8 +221,8 @@ public final class Payload {
 
     /**
      * One walk over the payload's tokens: every value is read as the tree reader reads it (strings
-     * decoded, numbers converted), member names are checked for duplicates per object, and the
-     * decisive members are kept.
+     * decoded, numbers converted), member names are checked for duplicates per object, every number
+     * is checked against {@link InputBounds#NUMBER_RULE}, and the decisive members are kept.
      */
     private static final class Walk {
         private final JsonParser p;
@@ -227,6 +240,7 @@ public final class Payload {
         String contentText;
         JsonNode updateMeta;
         JsonNode prompt;
+        boolean numbersInRange = true;
 
         Walk(JsonParser p) {
             this.p = p;
@@ -274,7 +288,7 @@ public final class Payload {
                 case LEVEL_PAYLOAD -> {
                     switch (name) {
                         case "method" -> method = text(t);
-                        case "id" -> id = FrameParser.TREE.readValue(p);
+                        case "id" -> id = subtree();
                         case "error" -> {
                             errorObject = t == JsonToken.START_OBJECT;
                             value(t);
@@ -296,7 +310,7 @@ public final class Payload {
                         update = true;
                         object(LEVEL_UPDATE);
                     } else if (name.equals("prompt")) {
-                        prompt = FrameParser.TREE.readValue(p);
+                        prompt = subtree();
                     } else {
                         value(t);
                     }
@@ -307,7 +321,7 @@ public final class Payload {
                         case "content" -> nested(t, LEVEL_CONTENT);
                         case "_meta" -> {
                             if (t == JsonToken.START_OBJECT) {
-                                updateMeta = FrameParser.TREE.readValue(p);
+                                updateMeta = subtree();
                             } else {
                                 value(t);
                             }
@@ -324,6 +338,15 @@ public final class Payload {
                 }
                 default -> value(t);
             }
+        }
+
+        /** The value whose first token is current, as a tree, its numbers checked. */
+        private JsonNode subtree() throws IOException {
+            JsonNode n = FrameParser.TREE.readValue(p);
+            if (numbersInRange && !InputBounds.hasBoundedNumbers(n)) {
+                numbersInRange = false;
+            }
+            return n;
         }
 
         /** An object read at {@code level}, any other value read as such. */
@@ -362,10 +385,18 @@ public final class Payload {
                     switch (p.getNumberType()) {
                         case INT -> p.getIntValue();
                         case LONG -> p.getLongValue();
-                        default -> p.getBigIntegerValue();
+                        default -> {
+                            if (!InputBounds.isBoundedInteger(p.getBigIntegerValue())) {
+                                numbersInRange = false;
+                            }
+                        }
                     }
                 }
-                case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
+                case VALUE_NUMBER_FLOAT -> {
+                    if (!Double.isFinite(p.getDoubleValue())) {
+                        numbersInRange = false;
+                    }
+                }
                 case VALUE_TRUE, VALUE_FALSE, VALUE_NULL, VALUE_EMBEDDED_OBJECT -> {
                 }
                 default -> throw new JsonParseException(p, "unexpected token " + t);

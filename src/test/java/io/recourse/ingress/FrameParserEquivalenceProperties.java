@@ -40,13 +40,14 @@ import org.quicktheories.core.Gen;
  * frame, every frame of the observed cases as {@link ObservedCaseRenderer} renders them, and for
  * thousands of mutations of them (fields removed, wrong types, null values, huge numbers, unicode,
  * duplicated keys at the top level and nested, trailing or truncated data, broken UTF-8, deep
- * nesting, valid and invalid timestamps, other keys, any value at the payload members that decide).
+ * nesting, valid and invalid timestamps, other keys, any value at the payload members that decide,
+ * numbers on both sides of the number bound anywhere in payload and turn_config).
  *
  * <p>For every accepted frame, the lazy {@link Payload} has built no tree when parsed; each of its
  * decisive members is what today's consumers read from the reference tree (the expressions below
  * are theirs); {@link SignalExtractor} and {@link EvidenceAssembler} give the same signal and step
- * for both frames; and the lazy tree is built only for a frame with a signal — never for an
- * ordinary chunk, tool update or request.
+ * for both frames and never throw; and the lazy tree is built only for a frame with a signal — never
+ * for an ordinary chunk, tool update or request.
  */
 class FrameParserEquivalenceProperties {
 
@@ -132,6 +133,63 @@ class FrameParserEquivalenceProperties {
         // most mutations still give a frame, and the consumers' reads reach both lazy and tree paths
         assertThat(accepted[0]).isGreaterThan(2000);
         assertThat(treeless - treelessBefore).isBetween(200, accepted[0] - 200);
+    }
+
+    @Test
+    void anyNumberAnywhereInPayloadOrTurnConfigIsBoundedAlike() {
+        List<Base> all = new ArrayList<>(CORPUS);
+        all.addAll(OBSERVED);
+        int[] accepted = {0};
+        int[] outOfRange = {0};
+        theory(3000).forAll(integers().between(0, all.size() - 1), longs().all())
+                .checkAssert((frame, seed) -> {
+                    Random r = new Random(seed);
+                    Base base = all.get(frame);
+                    String name = r.nextInt(4) == 0 ? "turn_config" : "payload";
+                    JsonNode tree = tree(base.fields(), name);
+                    ObjectNode root = tree != null && tree.isObject() ? (ObjectNode) tree.deepCopy()
+                            : NODES.objectNode().put("model", "m");
+                    List<ObjectNode> objects = new ArrayList<>();
+                    collectObjects(root, objects);
+                    ObjectNode at = objects.get(r.nextInt(objects.size()));
+                    String member = r.nextBoolean() && at.size() > 0 ? pick(r, names(at)) : "n" + r.nextInt(3);
+                    at.put(member, RAW);
+                    String number = pick(r, NUMBERS);
+                    List<Field> fields = with(base.fields(), name, root.toString().replace(quote(RAW), number));
+                    byte[] value = render(fields).getBytes(StandardCharsets.UTF_8);
+
+                    Object result = assertSameOutcome(base.id() + " | " + name + " number " + number, base.key(), value);
+
+                    if (result instanceof Frame) {
+                        accepted[0]++;
+                    } else if (((Rejection) result).message().endsWith(InputBounds.NUMBER_RULE)) {
+                        outOfRange[0]++;
+                    }
+                });
+        // both sides of the bound are reached
+        assertThat(accepted[0]).isGreaterThan(500);
+        assertThat(outOfRange[0]).isGreaterThan(500);
+    }
+
+    /** Numbers on both sides of the bound (a finite double; an integer of at most 64 digits). */
+    private static final String[] NUMBERS = {"0", "-0", "7", "-32603", "404", "1.5", "-0.0", "1e308", "-1e308",
+            "1.7976931348623157e308", "1.7976931348623159e308", "1e309", "1e400", "-1e400", "1E+400", "1e-400", "4.9e-324",
+            "9".repeat(64), "-" + "9".repeat(64), "1" + "0".repeat(64), "-1" + "0".repeat(64), "1" + "0".repeat(999),
+            "0." + "1".repeat(900), "1" + "0".repeat(500) + ".5", "[1e400]", "{\"a\":[1,2,-1e999]}", "[" + "9".repeat(65) + "]"};
+
+    private static void collectObjects(JsonNode n, List<ObjectNode> out) {
+        if (n instanceof ObjectNode o) {
+            out.add(o);
+        }
+        for (JsonNode child : n) {
+            collectObjects(child, out);
+        }
+    }
+
+    private static String[] names(ObjectNode o) {
+        List<String> names = new ArrayList<>();
+        o.fieldNames().forEachRemaining(names::add);
+        return names.toArray(new String[0]);
     }
 
     @Test
@@ -304,32 +362,39 @@ class FrameParserEquivalenceProperties {
 
     /**
      * The consumers give the same for both frames, from a fresh turn and from one whose prompt is
-     * known; the lazy tree is built only for a frame with a signal.
+     * known, and never throw on an accepted frame; the lazy tree is built only for a frame with a
+     * signal.
      */
     private static void assertSameEvidence(String as, Frame lazy, Frame reference) {
         Instant at = lazy.occurredAt();
         Object signal = attempt(() -> EXTRACTOR.extract(lazy));
-        assertThat(signal).as(as + ": signal").isEqualTo(attempt(() -> EXTRACTOR.extract(reference)));
-        assertThat(attempt(() -> ASSEMBLER.accept(null, lazy, at))).as(as + ": first frame")
-                .isEqualTo(attempt(() -> ASSEMBLER.accept(null, reference, at)));
-        assertThat(attempt(() -> ASSEMBLER.accept(PROMPTED, lazy, at))).as(as + ": after the prompt")
-                .isEqualTo(attempt(() -> ASSEMBLER.accept(PROMPTED, reference, at)));
+        assertThat(signal).as(as + ": signal").isEqualTo(attempt(() -> EXTRACTOR.extract(reference)))
+                .isNotInstanceOf(Thrown.class);
+        Object first = attempt(() -> ASSEMBLER.accept(null, lazy, at));
+        assertThat(first).as(as + ": first frame").isEqualTo(attempt(() -> ASSEMBLER.accept(null, reference, at)))
+                .isNotInstanceOf(Thrown.class);
+        Object afterPrompt = attempt(() -> ASSEMBLER.accept(PROMPTED, lazy, at));
+        assertThat(afterPrompt).as(as + ": after the prompt").isEqualTo(attempt(() -> ASSEMBLER.accept(PROMPTED, reference, at)))
+                .isNotInstanceOf(Thrown.class);
         if (Optional.empty().equals(signal)) {
             assertThat(lazy.payload().hasTree()).as(as + ": tree built without a signal").isFalse();
         }
     }
 
+    /** What a consumer threw, compared by class and message. */
+    record Thrown(String type, String message) {
+    }
+
     /**
-     * The answer, or the exception's class and message: a number beyond a double's range (e.g.
-     * {@code 1e400} in {@code params.prompt} or a {@code stderr} line) has no RFC 8785 or decimal
-     * form, so the consumers throw and the processing exception handler dead-letters the record —
-     * alike for both frames.
+     * The answer, or what was thrown: an accepted frame must give an answer (a number beyond a
+     * double's range, e.g. {@code 1e400}, would have no RFC 8785 or decimal form; ingress refuses
+     * it), so a {@link Thrown} shows a consumer the parser's bounds do not protect.
      */
     private static Object attempt(Supplier<Object> read) {
         try {
             return read.get();
         } catch (RuntimeException e) {
-            return e.getClass().getName() + ": " + e.getMessage();
+            return new Thrown(e.getClass().getName(), e.getMessage());
         }
     }
 

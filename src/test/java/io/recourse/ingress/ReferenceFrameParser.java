@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
 
 /**
  * Test-only reference: the tree-based {@link FrameParser} that came before the streaming
- * rewrite (commit 865741c), kept verbatim apart from its name and three later rules (the field
- * bounds of {@link FrameParser#checkBounds}, the nesting-depth message, and RFC 3339 in full:
- * offsets to ±23:59 and leap seconds, read here with {@code LocalDateTime}), so that
+ * rewrite (commit 865741c), kept verbatim apart from its name and four later rules (the field
+ * bounds of {@link FrameParser#checkBounds}, the nesting-depth message, RFC 3339 in full:
+ * offsets to ±23:59 and leap seconds, read here with {@code LocalDateTime}, and the number bound
+ * of {@code payload} and {@code turn_config}, checked here on the tree), so that
  * {@code FrameParserEquivalenceProperties} can check that the fast parser gives the same frame, or
  * the same reason and message, for every input.
  *
@@ -145,6 +146,8 @@ final class ReferenceFrameParser {
                 optionalObject(root, "turn_config"),
                 optionalBoolean(root, "resume_guarantee"));
         FrameParser.checkBounds(frame);
+        numbersInRange("payload", payload);
+        numbersInRange("turn_config", frame.turnConfig());
 
         if (profileKind == ProfileKind.DYNAMIC) {
             requireRoutingIdentity("workspace_id", workspaceId);
@@ -160,6 +163,29 @@ final class ReferenceFrameParser {
                     "record key's generation part (after the last '/') differs from field prompt_generation");
         }
         return frame;
+    }
+
+    /**
+     * The number bound of DESIGN §3, on the tree and written independently of the parser's walk:
+     * every integer's decimal form has at most 64 digits besides its sign, every other number is a
+     * finite double.
+     */
+    private static void numbersInRange(String field, JsonNode node) throws FrameRejectedException {
+        if (node == null) {
+            return;
+        }
+        if (node.isIntegralNumber()) {
+            if (node.bigIntegerValue().abs().toString().length() > 64) {
+                throw invalid(field, InputBounds.NUMBER_RULE);
+            }
+        } else if (node.isNumber()) {
+            if (Double.isInfinite(node.doubleValue()) || Double.isNaN(node.doubleValue())) {
+                throw invalid(field, InputBounds.NUMBER_RULE);
+            }
+        }
+        for (JsonNode child : node) {
+            numbersInRange(field, child);
+        }
     }
 
     private static void requireRoutingIdentity(String field, String value) throws FrameRejectedException {

@@ -40,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * published to a running Recourse on a real broker with {@code exactly_once_v2} — a frame just
  * under the broker's {@code message.max.bytes} (its dead letter would exceed the producer's
  * {@code max.request.size}), control records of every input type with a null key and a 700 KB
- * id, valid-looking frames of one turn with 200,000-character identity fields, and a 999-deep
- * payload. Each is dead-lettered with its reason (the huge ones truncated, with their original
+ * id, valid-looking frames of one turn with 200,000-character identity fields, a 999-deep
+ * payload, and a stderr line of {@code 1e400} (beyond a double's range). Each is dead-lettered with its reason (the huge ones truncated, with their original
  * length and SHA-256), Streams stays RUNNING, and a normal failing turn published after them is
  * still classified.
  */
@@ -125,6 +125,12 @@ public class PoisonPillIT {
         hostile.add(record(frames, "pp-deep/1", bytes(deepValue), "deep"));
         expected.put("deep", "invalid_json");
 
+        // (5) a stderr line that is a number beyond a double's range (no decimal or RFC 8785 form)
+        ObjectNode infinite = stderrFrame("pp-number", 1, 1);
+        String infiniteValue = infinite.toString().replace("{\"line\":\"boom\"}", "{\"line\":1e400}");
+        hostile.add(record(frames, "pp-number/1", bytes(infiniteValue), "number-out-of-range"));
+        expected.put("number-out-of-range", "invalid_field");
+
         JsonNode failing = firstFailingCorpusSequence();
         String failingSession = failing.get("frames").get(0).get("session_id").asText();
 
@@ -168,6 +174,8 @@ public class PoisonPillIT {
                     .isEqualTo(InputBounds.invalidId("run_id"));
             assertThat(DeadLetters.header(byName.get("deep").headers(), DeadLetters.ERROR_MESSAGE))
                     .isEqualTo(InputBounds.tooDeep("frame value"));
+            assertThat(DeadLetters.header(byName.get("number-out-of-range").headers(), DeadLetters.ERROR_MESSAGE))
+                    .isEqualTo("field payload " + InputBounds.NUMBER_RULE);
 
             // and the normal turn after them is classified, with the service still running
             List<ConsumerRecord<byte[], byte[]>> classified = readUntil(config.topicName(RecourseConfig.TOPIC_CLASSIFICATIONS), 1,
