@@ -83,9 +83,6 @@ import picocli.CommandLine.Spec;
                 + " final provider health, with the status page up while it runs.")
 public final class DemoCommand implements Callable<Integer> {
 
-    /** Broker setting: how far a CreateTime may lie ahead of the broker's clock. */
-    static final String TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
-
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "How long to wait for the outcomes after publishing (default ${DEFAULT-VALUE}).")
     int timeoutSeconds;
@@ -186,9 +183,9 @@ public final class DemoCommand implements Callable<Integer> {
         Map<String, TurnOutcome> outcomes;
         int differingScenarios = 0;
         // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's
-        // wall-clock run ahead of the broker: accept any future CreateTime (the broker default is 1 h)
+        // wall-clock run ahead of the broker: accept any future CreateTime, keep every segment
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(base.stateDir().resolve("broker"), base.embeddedPort(),
-                base.embeddedControllerPort(), Map.of(TIMESTAMP_AFTER_MAX_MS, String.valueOf(Long.MAX_VALUE))).start()) {
+                base.embeddedControllerPort(), EmbeddedKafkaBroker.scaledClockOverrides()).start()) {
             RecourseConfig config = base.with(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
             RecourseRunner[] runner = {new RecourseRunner(config, topology, time).withEndpoint(RecourseHttp::start).start()};
             try {

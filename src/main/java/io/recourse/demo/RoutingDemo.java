@@ -129,7 +129,8 @@ public final class RoutingDemo implements Callable<Integer> {
         RoutingObserved observed;
         Instant origin;
         Instant reset;
-        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker")).start()) {
+        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker"), 0, 0,
+                EmbeddedKafkaBroker.scaledClockOverrides()).start()) {
             RecourseConfig config = RecourseConfig.of(Map.ofEntries(
                     Map.entry(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers()),
                     Map.entry(RecourseConfig.TOPICS_CREATE, "true"),
