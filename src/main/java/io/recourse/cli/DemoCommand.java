@@ -29,7 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -178,8 +178,10 @@ public final class DemoCommand implements Callable<Integer> {
                 RecourseConfig.LOG_LEVEL, "WARN", // the demo's tables, not the instance's log
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
-        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c,
-                RecourseTopology.Options.with(RecourseMeters.global()).withRecordClock(time::scaled));
+        // each runner's topology records into that runner's registry: the restart's new instance starts its
+        // meters from zero, as a restarted process would
+        BiFunction<RecourseConfig, RecourseMeters, Topology> topology = (c, meters) -> RecourseTopology.build(c,
+                RecourseTopology.Options.with(meters).withRecordClock(time::scaled));
         Map<String, TurnOutcome> outcomes;
         int differingScenarios = 0;
         // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's
