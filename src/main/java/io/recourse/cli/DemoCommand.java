@@ -29,7 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -82,9 +82,6 @@ import picocli.CommandLine.Spec;
                 + " scenario through an embedded broker; print each turn's classification, each scenario's timeline and the"
                 + " final provider health, with the status page up while it runs.")
 public final class DemoCommand implements Callable<Integer> {
-
-    /** Broker setting: how far a CreateTime may lie ahead of the broker's clock. */
-    static final String TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "How long to wait for the outcomes after publishing (default ${DEFAULT-VALUE}).")
@@ -181,14 +178,16 @@ public final class DemoCommand implements Callable<Integer> {
                 RecourseConfig.LOG_LEVEL, "WARN", // the demo's tables, not the instance's log
                 // the demo reads the owners' repartition topic: keep its records
                 StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, String.valueOf(Long.MAX_VALUE)));
-        Function<RecourseConfig, Topology> topology = c -> RecourseTopology.build(c,
-                RecourseTopology.Options.with(RecourseMeters.global()).withRecordClock(time::scaled));
+        // each runner's topology records into that runner's registry: the restart's new instance starts its
+        // meters from zero, as a restarted process would
+        BiFunction<RecourseConfig, RecourseMeters, Topology> topology = (c, meters) -> RecourseTopology.build(c,
+                RecourseTopology.Options.with(meters).withRecordClock(time::scaled));
         Map<String, TurnOutcome> outcomes;
         int differingScenarios = 0;
         // Streams stamps its output and changelog records with the scaled clock, up to (N − 1) × the demo's
-        // wall-clock run ahead of the broker: accept any future CreateTime (the broker default is 1 h)
+        // wall-clock run ahead of the broker: accept any future CreateTime, keep every segment
         try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(base.stateDir().resolve("broker"), base.embeddedPort(),
-                base.embeddedControllerPort(), Map.of(TIMESTAMP_AFTER_MAX_MS, String.valueOf(Long.MAX_VALUE))).start()) {
+                base.embeddedControllerPort(), EmbeddedKafkaBroker.scaledClockOverrides()).start()) {
             RecourseConfig config = base.with(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
             RecourseRunner[] runner = {new RecourseRunner(config, topology, time).withEndpoint(RecourseHttp::start).start()};
             try {

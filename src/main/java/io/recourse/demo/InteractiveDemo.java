@@ -121,7 +121,10 @@ public final class InteractiveDemo {
                 out.println(line);
             }
             if (o.stoppedAt != null) {
-                out.printf("  streams stopped at %s, RUNNING again at %s%n", offset(base, o.stoppedAt), offset(base, o.restartedAt));
+                // restartedAt is read once the new runner's start returned (Streams RUNNING): its
+                // tasks may have processed, even fired a due retry, a few scaled seconds before that instant
+                out.printf("  streams stopped at %s, running again by %s (when the restart returned)%n", offset(base, o.stoppedAt),
+                        offset(base, o.restartedAt));
             }
             o.notes.forEach(n -> out.println("  note: " + n));
             for (RetryCommand c : o.commands) {

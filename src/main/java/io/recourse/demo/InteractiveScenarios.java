@@ -123,7 +123,7 @@ public final class InteractiveScenarios {
          * frame's {@code occurred_at} (the hint's instant is resolved against the 429 frame's).
          */
         public final Map<Integer, Duration> hintWait = new java.util.HashMap<>();
-        /** For {@link Trigger#RESTART_WHEN_SCHEDULED}: scaled instants of the stop and of RUNNING again. */
+        /** For {@link Trigger#RESTART_WHEN_SCHEDULED}: scaled instants of the stop and of the restart's return (RUNNING by then). */
         public Instant stoppedAt;
         public Instant restartedAt;
         public final List<String> notes = new ArrayList<>();

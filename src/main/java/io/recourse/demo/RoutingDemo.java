@@ -6,7 +6,6 @@ import io.recourse.avro.ProviderHealth;
 import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RunState;
 import io.recourse.config.RecourseConfig;
-import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.http.RecourseHttp;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RoutingSimulator;
@@ -129,7 +128,8 @@ public final class RoutingDemo implements Callable<Integer> {
         RoutingObserved observed;
         Instant origin;
         Instant reset;
-        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker")).start()) {
+        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(stateDir.resolve("broker"), 0, 0,
+                EmbeddedKafkaBroker.scaledClockOverrides()).start()) {
             RecourseConfig config = RecourseConfig.of(Map.ofEntries(
                     Map.entry(RecourseConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers()),
                     Map.entry(RecourseConfig.TOPICS_CREATE, "true"),
@@ -146,7 +146,7 @@ public final class RoutingDemo implements Callable<Integer> {
                     // give it 90 s on the scaled clock (no dispatch times out in the scenario)
                     Map.entry(RecourseConfig.DISPATCH_TIMEOUT_MS, "90000")));
             try (RecourseRunner runner = new RecourseRunner(config,
-                    c -> RecourseTopology.build(c, RecourseTopology.Options.with(RecourseMeters.global())
+                    (c, meters) -> RecourseTopology.build(c, RecourseTopology.Options.with(meters)
                             .withRecordClock(time::scaled).withRoutingJitter(JitterSource.none())), time)
                     .withEndpoint(RecourseHttp::start)) {
                 runner.start();

@@ -77,6 +77,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
+     * Broker properties for a broker whose clients stamp records with a clock running ahead of the
+     * broker's (the demos' scaled clock, {@code io.recourse.runtime.ScaledTime}): accept any future
+     * {@code CreateTime} ({@code log.message.timestamp.after.max.ms}, default 1 h), and apply no
+     * time-based retention ({@code log.retention.ms=-1}; the demos delete the directory afterwards).
+     * With a time limit, the retention check finds segments whose largest timestamp lies in the
+     * broker's future, which it can never age, and warns about each of them.
+     */
+    public static Map<String, String> scaledClockOverrides() {
+        return Map.of("log.message.timestamp.after.max.ms", String.valueOf(Long.MAX_VALUE), "log.retention.ms", "-1");
+    }
+
+    /**
      * The client port an embedded broker last used in {@code dataDir} (from its port file), if it is
      * accepting connections on {@code 127.0.0.1} now: another process ({@code recourse run}) is running it.
      */

@@ -143,7 +143,7 @@ public final class RecourseRunner implements AutoCloseable {
                         StartupChecks.repartitionTopics(config.applicationId(), RecourseTopology.OWNER_SOURCES));
             }
             metrics = new RecourseMetrics(config);
-            // topologies built with the global registry (the demos' builders) show on the endpoint too
+            // topologies built with the global registry (the bench's builder) show on the endpoint too
             Metrics.addRegistry(metrics.registry());
             Topology topology = topologyBuilder.apply(config, metrics.meters());
             streams = new KafkaStreams(topology, streamsProperties(config, bootstrapServers), time);

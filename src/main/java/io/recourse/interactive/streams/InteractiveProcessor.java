@@ -14,6 +14,7 @@ import io.recourse.interactive.RecoveryReason;
 import io.recourse.interactive.RecoveryStatus;
 import io.recourse.interactive.RetryCommand;
 import io.recourse.interactive.SessionState;
+import io.recourse.interactive.StartSettle;
 import io.recourse.interactive.TimerEntry;
 import io.recourse.interactive.TimerFired;
 import io.recourse.kit.TimeIndex;
@@ -46,8 +47,8 @@ import org.slf4j.LoggerFactory;
  * deleting it first; {@code taskRunningSince} is the wall-clock instant of {@link #init}, which
  * Streams calls when the task reaches RUNNING after restoring its stores. For the start settle
  * ({@code recourse.interactive.start.settle.ms}, default 2 s) after that instant, due RETRY entries
- * stay in the index unfired: the session events restored or buffered while the task was down (a
- * newer prompt of the session) are applied first, so a retry never fires past a newer generation
+ * stay in the index unfired (the decision of {@link StartSettle}): the session events restored or
+ * buffered while the task was down (a newer prompt of the session) are applied first, so a retry never fires past a newer generation
  * the owner is about to see (the policy itself refuses a retry once it has seen one).
  *
  * <p>Record timestamps are broker wall-clock time ({@code LogAppendTime}); before the policy compares
@@ -142,14 +143,19 @@ public final class InteractiveProcessor extends ContextualProcessor<String, Inte
     /** Fires every entry of the time index due at or before now, in key order. */
     void fireDue() {
         Instant now = now();
-        boolean settling = now.isBefore(taskRunningSince.plus(startSettle));
         timers.fireDue(now, TIMER_LOOP,
-                key -> settling && TimerEntry.fromKey(key).kind() == InteractiveTimerKind.RETRY,
+                key -> held(TimerEntry.fromKey(key), now),
                 (key, present) -> {
                     TimerEntry entry = TimerEntry.fromKey(key);
                     meters.timerLag(TIMER_OWNER, entry.kind().wire(), Duration.between(entry.dueAt(), now));
                     apply(entry.sessionId(), new TimerFired(entry, taskRunningSince), now, now);
                 });
+    }
+
+    /** Whether the due {@code entry} stays in the index at {@code now}: a RETRY entry during the start settle. */
+    private boolean held(TimerEntry entry, Instant now) {
+        return entry.kind() == InteractiveTimerKind.RETRY
+                && !StartSettle.retry(now, taskRunningSince, startSettle, entry.dueAt()).fire();
     }
 
     private void apply(String sessionId, InteractiveInput input, Instant now, Instant recordTime) {

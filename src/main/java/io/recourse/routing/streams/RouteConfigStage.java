@@ -17,7 +17,7 @@ import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_VALIDATED
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_VALUE;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.recourse.avro.RouteConfigValue;
 import io.recourse.config.RecourseConfig;
 import io.recourse.ingress.DlqReason;
@@ -49,9 +49,6 @@ final class RouteConfigStage {
 
     private static final Logger LOG = LoggerFactory.getLogger(RouteConfigStage.class);
     private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9_.\\[\\]/-]{1,64}");
-    private static final Counter UNKNOWN_FIELDS = Counter.builder(ROUTE_CONFIG_UNKNOWN_FIELDS)
-            .description("unknown members ignored in accepted route configuration documents")
-            .register(Metrics.globalRegistry);
 
     private RouteConfigStage() {
     }
@@ -67,14 +64,18 @@ final class RouteConfigStage {
      *
      * @param tombstonesAllowed {@code recourse.route-config.tombstones=allow}: a null value passes on
      *                          and deletes the profile's document
+     * @param registry          where the unknown-fields counter is registered (the topology's meters' registry)
      */
-    static void attach(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed) {
+    static void attach(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed, MeterRegistry registry) {
+        Counter unknownFields = Counter.builder(ROUTE_CONFIG_UNKNOWN_FIELDS)
+                .description("unknown members ignored in accepted route configuration documents")
+                .register(registry);
         Topic<String, RouteConfigValue> validated = topics.routeConfigValidated();
         Admissions.split(builder
                 .stream(topics.routeConfig().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName(ROUTE_CONFIG_SOURCE))
                 .process(Admissions.processor(new KeyedJsonCheck<RouteConfigValue>(
-                        r -> validateRouteConfig(r, tombstonesAllowed), KEY_MISMATCH_MESSAGE),
+                        r -> validateRouteConfig(r, tombstonesAllowed, unknownFields), KEY_MISMATCH_MESSAGE),
                         DeadLetters.maxRecordBytes(topics.dlq())), Named.as(ROUTE_CONFIG_VALIDATE)),
                 topics.dlq(), new Admissions.Names(ROUTE_CONFIG_SPLIT, REJECTED_BRANCH, ADMITTED_BRANCH,
                         ROUTE_CONFIG_DEAD_LETTER, ROUTE_CONFIG_DLQ_SINK, ROUTE_CONFIG_VALUE))
@@ -89,7 +90,8 @@ final class RouteConfigStage {
      * (and needs its key); a document must validate and carry its key's id.
      */
     private static KeyedJsonCheck.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record,
-                                                                                      boolean tombstonesAllowed) {
+                                                                                      boolean tombstonesAllowed,
+                                                                                      Counter unknownFields) {
         if (record.value() == null) {
             if (!tombstonesAllowed) {
                 throw new RoutingJson.Rejection(ROUTE_CONFIG_TOMBSTONE_REJECTED,
@@ -111,7 +113,7 @@ final class RouteConfigStage {
             throw new RoutingJson.Rejection(INVALID_ROUTE_CONFIG, v.reason());
         }
         if (!v.unknownFields().isEmpty()) {
-            UNKNOWN_FIELDS.increment(v.unknownFields().size());
+            unknownFields.increment(v.unknownFields().size());
             LOG.info("route configuration {} accepted with {} unknown field(s) ignored: {}",
                     safe(v.config().dynamicProfileId()), v.unknownFields().size(),
                     v.unknownFields().stream().limit(8).map(RouteConfigStage::safe).toList());

@@ -198,7 +198,7 @@ public final class RoutingTopology {
      */
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsByWorkspace,
                               Topics topics, RecourseConfig config, Options options) {
-        RouteConfigStage.attach(builder, topics, config.routeConfigTombstonesAllowed());
+        RouteConfigStage.attach(builder, topics, config.routeConfigTombstonesAllowed(), options.meters().registry());
 
         int partitions = config.ownerPartitions();
         KStream<String, Object> events = sessionEventsByWorkspace.mapValues(
