@@ -58,6 +58,8 @@ public final class RecourseMeters {
     public static final String STALE_EVIDENCE = "recourse.stale.evidence";
     public static final String TIMER_LAG = "recourse.timer.lag";
     public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = "recourse.route.config.unknown.fields";
+    /** The largest lag a timer records: {@link Long#MAX_VALUE} nanoseconds (about 292 years). */
+    public static final Duration MAX_TIMER_LAG = Duration.ofNanos(Long.MAX_VALUE);
 
     /** Built-in agent types (ACP adapters and agent CLIs) kept as {@code agent_type} label values. */
     public static final Set<String> KNOWN_AGENT_TYPES = Set.of("claude-acp", "claude-code", "codex-acp", "codex-cli",
@@ -223,8 +225,9 @@ public final class RecourseMeters {
     }
 
     /**
-     * Records how late a timer fired: {@code fired − due} (clamped at zero) under
-     * {@code recourse_timer_lag_seconds{owner, kind}}.
+     * Records how late a timer fired: {@code fired − due} (clamped at zero, and at
+     * {@link #MAX_TIMER_LAG}: a stream time centuries past an entry must not overflow the
+     * timer's nanoseconds) under {@code recourse_timer_lag_seconds{owner, kind}}.
      *
      * @param owner {@code evidence}, {@code interactive} or {@code routing}
      * @param kind  the timer kind's wire name
@@ -235,6 +238,6 @@ public final class RecourseMeters {
                 .tag("owner", owner)
                 .tag("kind", kind)
                 .register(registry)
-                .record(lag.isNegative() ? Duration.ZERO : lag);
+                .record(lag.isNegative() ? Duration.ZERO : lag.compareTo(MAX_TIMER_LAG) > 0 ? MAX_TIMER_LAG : lag);
     }
 }
