@@ -71,7 +71,8 @@ class JsonBodyHintsTest {
     @ValueSource(strings = {"1e400", "-1e400", "1e-400", "1E-999999999", "1e999999999", "-1", "-0.5", "-1e-400",
             "10000000000000000000000000000000000000000000000000000000000000000000000",
             "-10000000000000000000000000000000000000000000000000000000000000000000000",
-            "1.0000000001", "0.0000000001", "1e308", "4.9e-324"})
+            "1.0000000001", "0.0000000001", "1e308", "4.9e-324", "NaN", "Infinity", "-Infinity",
+            "\"NaN\"", "\"Infinity\"", "\"1e400\"", "\"-1\"", "\"1e-400\"", "\"9999999999999999999999999999999999999999999999999999999999999999999999\""})
     void hostileNumbersAreNoHint(String number) {
         for (String field : new String[] {"resets_in_seconds", "resetsInSeconds", "retryDelay", "retry_delay", "resets_at"}) {
             String body = "{\"error\":{\"" + field + "\":" + number + "}}";
