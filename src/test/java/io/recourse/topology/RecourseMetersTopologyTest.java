@@ -79,6 +79,21 @@ public class RecourseMetersTopologyTest {
         }
     }
 
+    @Test
+    public void an_evidence_timer_fired_centuries_late_records_the_largest_lag_and_the_turn_still_expires() {
+        try (EvidenceDriver d = new EvidenceDriver(EvidenceTopologyTest.CLASSIFIER)) {
+            d.pipe(prompt("s1", 1, 1), EvidenceDriver.T0); // an open turn: its idle entry is due at T0 + 2 h
+            // stream time jumps by 7,973 years (a broker clock gone wrong): the lag's nanoseconds exceed a long
+            d.pipe(prompt("s2", 1, 1), Instant.parse("9999-12-31T00:00:00Z"));
+
+            Timer lag = d.registry.find(RecourseMeters.TIMER_LAG).tags("owner", "evidence", "kind", "idle").timer();
+            assertThat(lag).isNotNull();
+            assertThat(lag.count()).isEqualTo(1);
+            assertThat(lag.max(TimeUnit.NANOSECONDS)).isEqualTo((double) Long.MAX_VALUE); // RecourseMeters.MAX_TIMER_LAG
+            assertThat(d.count(io.recourse.evidence.streams.EvidenceCounters.EXPIRED)).isEqualTo(1.0);
+        }
+    }
+
     // ------------------------------------------------------------------ Kanban decisions (interactive owner)
 
     @Test

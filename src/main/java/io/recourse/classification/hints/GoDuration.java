@@ -11,8 +11,8 @@ import java.util.Optional;
  * <p>Accepted: one or more {@code <decimal><unit>} parts without spaces, units {@code ns},
  * {@code us}/{@code µs}/{@code μs}, {@code ms}, {@code s}, {@code m}, {@code h}: {@code 1s},
  * {@code 6m0s}, {@code 1h2m3.5s}, {@code 250ms}, {@code 2.8s}; and the bare {@code 0}. A leading
- * {@code +} is allowed; negative durations, missing units and other text are empty. Parsed by
- * hand (no regex), at most 64 characters.
+ * {@code +} is allowed; negative durations, missing units and other text are empty. Digits are
+ * ASCII, as Go's: {@code ３s} or {@code ٣s} is empty. Parsed by hand (no regex), at most 64 characters.
  */
 public final class GoDuration {
 
@@ -44,7 +44,7 @@ public final class GoDuration {
         int i = 0;
         while (i < s.length()) {
             int start = i;
-            while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+            while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) {
                 i++;
             }
             String number = s.substring(start, i);
@@ -52,7 +52,7 @@ public final class GoDuration {
                 return Optional.empty();
             }
             int unitStart = i;
-            while (i < s.length() && !Character.isDigit(s.charAt(i)) && s.charAt(i) != '.') {
+            while (i < s.length() && !isAsciiDigit(s.charAt(i)) && s.charAt(i) != '.') {
                 i++;
             }
             long unitNanos = unitNanos(s.substring(unitStart, i));
@@ -81,6 +81,10 @@ public final class GoDuration {
      */
     public static Optional<Instant> resetAt(String value, Instant base) {
         return parse(value).flatMap(d -> Durations.plus(base, d));
+    }
+
+    private static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private static long unitNanos(String unit) {

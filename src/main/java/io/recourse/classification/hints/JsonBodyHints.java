@@ -1,8 +1,11 @@
 package io.recourse.classification.hints;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,13 +32,21 @@ import java.util.function.Function;
  *       seconds, relative to {@code base}.</li>
  * </ul>
  * Text that holds no parseable JSON object gives empty; bodies above 256 KiB are not read.
+ *
+ * <p>Numbers are read at their exact decimal value: a negative one, one beyond a double's range
+ * ({@code 1e400}, {@code -1e400}), an integer beyond 64 bits, or seconds finer than nanoseconds
+ * ({@code 1e-400}) are no hint, as their text forms are.
  */
 public final class JsonBodyHints {
 
     /** Largest text parsed. */
     static final int MAX_CHARS = 256 * 1024;
     private static final int MAX_EMBEDDED_DEPTH = 3;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Floats as {@link BigDecimal}: {@code 1e400} or {@code 1e-400} keep their value, not infinity or zero. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+    /** Seconds have at most 12 integer digits (as the text form's pattern). */
+    private static final BigDecimal SECONDS_LIMIT = BigDecimal.TEN.pow(12);
 
     private static final Set<String> RESETS_AT = Set.of("resets_at", "resetsAt");
     private static final Set<String> RESETS_IN_SECONDS = Set.of("resets_in_seconds", "resetsInSeconds");
@@ -222,10 +233,38 @@ public final class JsonBodyHints {
     }
 
     private static Optional<Instant> seconds(JsonNode value, Instant base) {
-        String text = value.isNumber() ? value.decimalValue().toPlainString() : value.asText().strip();
-        if (text.length() > 32 || !text.matches("\\d{1,12}+(?:\\.\\d{1,9}+)?")) {
+        String text = value.isNumber() ? plainSeconds(value) : value.asText().strip();
+        if (text == null || text.length() > 32 || !text.matches("\\d{1,12}+(?:\\.\\d{1,9}+)?")) {
             return Optional.empty();
         }
         return Durations.of(text, 1_000_000_000L).flatMap(d -> Durations.plus(base, d));
+    }
+
+    /**
+     * A number of seconds as a plain decimal numeral, or {@code null} when it is negative, not
+     * finite, of 13 or more integer digits or finer than nanoseconds. Bounds are checked before
+     * any plain form is built: {@code 1e-999999999} must not become a billion-character string.
+     */
+    private static String plainSeconds(JsonNode number) {
+        BigDecimal d;
+        if (number.isIntegralNumber()) {
+            if (!number.canConvertToLong()) {
+                return null;
+            }
+            d = BigDecimal.valueOf(number.longValue());
+        } else if (number.isBigDecimal()) {
+            d = number.decimalValue();
+        } else {
+            double x = number.doubleValue();
+            if (!Double.isFinite(x)) {
+                return null;
+            }
+            d = BigDecimal.valueOf(x);
+        }
+        if (d.signum() < 0 || d.compareTo(SECONDS_LIMIT) >= 0) {
+            return null;
+        }
+        d = d.stripTrailingZeros();
+        return d.scale() > 9 ? null : d.toPlainString();
     }
 }

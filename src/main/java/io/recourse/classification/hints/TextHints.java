@@ -200,11 +200,15 @@ public final class TextHints {
         } catch (DateTimeException e) {
             return Optional.empty();
         }
-        ZonedDateTime candidate = base.atZone(zone).with(LocalTime.of(hour, minute));
-        if (!candidate.toInstant().isAfter(base)) {
-            candidate = candidate.plusDays(1).with(LocalTime.of(hour, minute));
+        try {
+            ZonedDateTime candidate = base.atZone(zone).with(LocalTime.of(hour, minute));
+            if (!candidate.toInstant().isAfter(base)) {
+                candidate = candidate.plusDays(1).with(LocalTime.of(hour, minute));
+            }
+            return Optional.of(candidate.toInstant());
+        } catch (DateTimeException e) {
+            return Optional.empty(); // a base at the end of the time-line has no next day
         }
-        return Optional.of(candidate.toInstant());
     }
 
     private static String normalizeZone(String zone) {

@@ -30,6 +30,8 @@ import java.util.Set;
  *   <li>{@code recourse_timer_lag_seconds{owner, kind}} (a Timer: {@code _count}, {@code _sum},
  *       {@code _max}) — fire time minus due instant of every time-index entry a punctuator fires,
  *       in the owner's clock (never negative);</li>
+ *   <li>{@code recourse_route_config_unknown_fields_total} — unknown members ignored in accepted
+ *       route configuration documents (DESIGN §7.1), no tags;</li>
  *   <li>the evidence counters of {@link EvidenceCounters} ({@code evidence_expired_total},
  *       {@code late_after_close_total}, {@code evidence_duplicates_total},
  *       {@code evidence_dropped_signals_total}).</li>
@@ -55,6 +57,9 @@ public final class RecourseMeters {
     public static final String POLICY_DECISIONS = "recourse.policy.decisions";
     public static final String STALE_EVIDENCE = "recourse.stale.evidence";
     public static final String TIMER_LAG = "recourse.timer.lag";
+    public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = "recourse.route.config.unknown.fields";
+    /** The largest lag a timer records: {@link Long#MAX_VALUE} nanoseconds (about 292 years). */
+    public static final Duration MAX_TIMER_LAG = Duration.ofNanos(Long.MAX_VALUE);
 
     /** Built-in agent types (ACP adapters and agent CLIs) kept as {@code agent_type} label values. */
     public static final Set<String> KNOWN_AGENT_TYPES = Set.of("claude-acp", "claude-code", "codex-acp", "codex-cli",
@@ -208,8 +213,21 @@ public final class RecourseMeters {
     }
 
     /**
-     * Records how late a timer fired: {@code fired − due} (clamped at zero) under
-     * {@code recourse_timer_lag_seconds{owner, kind}}.
+     * Counts {@code count} unknown members ignored in an accepted route configuration document
+     * (DESIGN §7.1) under {@code recourse_route_config_unknown_fields_total}; {@code 0} only
+     * registers the counter.
+     */
+    public void routeConfigUnknownFields(int count) {
+        Counter.builder(ROUTE_CONFIG_UNKNOWN_FIELDS)
+                .description("unknown members ignored in accepted route configuration documents")
+                .register(registry)
+                .increment(count);
+    }
+
+    /**
+     * Records how late a timer fired: {@code fired − due} (clamped at zero, and at
+     * {@link #MAX_TIMER_LAG}: a stream time centuries past an entry must not overflow the
+     * timer's nanoseconds) under {@code recourse_timer_lag_seconds{owner, kind}}.
      *
      * @param owner {@code evidence}, {@code interactive} or {@code routing}
      * @param kind  the timer kind's wire name
@@ -220,6 +238,6 @@ public final class RecourseMeters {
                 .tag("owner", owner)
                 .tag("kind", kind)
                 .register(registry)
-                .record(lag.isNegative() ? Duration.ZERO : lag);
+                .record(lag.isNegative() ? Duration.ZERO : lag.compareTo(MAX_TIMER_LAG) > 0 ? MAX_TIMER_LAG : lag);
     }
 }

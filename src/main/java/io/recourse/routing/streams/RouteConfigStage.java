@@ -10,16 +10,14 @@ import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_SOURCE;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_SPLIT;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_STORE;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_TOMBSTONE_REJECTED;
-import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_UNKNOWN_FIELDS;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_VALIDATE;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_VALIDATED_SINK;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_VALIDATED_SOURCE;
 import static io.recourse.routing.streams.RoutingTopology.ROUTE_CONFIG_VALUE;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.recourse.avro.RouteConfigValue;
 import io.recourse.config.RecourseConfig;
+import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.ingress.DlqReason;
 import io.recourse.ingress.StrictJson;
 import io.recourse.ingress.streams.KeyedJsonCheck;
@@ -60,22 +58,20 @@ final class RouteConfigStage {
      * for a null value when tombstones are not allowed, so the last valid document stays in force),
      * and the GlobalKTable over the validated topic whose store is {@value RoutingTopology#ROUTE_CONFIG_STORE}.
      * Unknown members of a valid document are logged and counted
-     * ({@value RoutingTopology#ROUTE_CONFIG_UNKNOWN_FIELDS}), never fatal.
+     * ({@link RecourseMeters#routeConfigUnknownFields}), never fatal.
      *
      * @param tombstonesAllowed {@code recourse.route-config.tombstones=allow}: a null value passes on
      *                          and deletes the profile's document
-     * @param registry          where the unknown-fields counter is registered (the topology's meters' registry)
+     * @param meters            the topology's meters, which count the unknown fields
      */
-    static void attach(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed, MeterRegistry registry) {
-        Counter unknownFields = Counter.builder(ROUTE_CONFIG_UNKNOWN_FIELDS)
-                .description("unknown members ignored in accepted route configuration documents")
-                .register(registry);
+    static void attach(StreamsBuilder builder, Topics topics, boolean tombstonesAllowed, RecourseMeters meters) {
+        meters.routeConfigUnknownFields(0); // registered when the topology is built: the scrape shows 0 until one is seen
         Topic<String, RouteConfigValue> validated = topics.routeConfigValidated();
         Admissions.split(builder
                 .stream(topics.routeConfig().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName(ROUTE_CONFIG_SOURCE))
                 .process(Admissions.processor(new KeyedJsonCheck<RouteConfigValue>(
-                        r -> validateRouteConfig(r, tombstonesAllowed, unknownFields), KEY_MISMATCH_MESSAGE),
+                        r -> validateRouteConfig(r, tombstonesAllowed, meters), KEY_MISMATCH_MESSAGE),
                         DeadLetters.maxRecordBytes(topics.dlq())), Named.as(ROUTE_CONFIG_VALIDATE)),
                 topics.dlq(), new Admissions.Names(ROUTE_CONFIG_SPLIT, REJECTED_BRANCH, ADMITTED_BRANCH,
                         ROUTE_CONFIG_DEAD_LETTER, ROUTE_CONFIG_DLQ_SINK, ROUTE_CONFIG_VALUE))
@@ -91,7 +87,7 @@ final class RouteConfigStage {
      */
     private static KeyedJsonCheck.Parsed<RouteConfigValue> validateRouteConfig(Record<byte[], byte[]> record,
                                                                                       boolean tombstonesAllowed,
-                                                                                      Counter unknownFields) {
+                                                                                      RecourseMeters meters) {
         if (record.value() == null) {
             if (!tombstonesAllowed) {
                 throw new RoutingJson.Rejection(ROUTE_CONFIG_TOMBSTONE_REJECTED,
@@ -113,7 +109,7 @@ final class RouteConfigStage {
             throw new RoutingJson.Rejection(INVALID_ROUTE_CONFIG, v.reason());
         }
         if (!v.unknownFields().isEmpty()) {
-            unknownFields.increment(v.unknownFields().size());
+            meters.routeConfigUnknownFields(v.unknownFields().size());
             LOG.info("route configuration {} accepted with {} unknown field(s) ignored: {}",
                     safe(v.config().dynamicProfileId()), v.unknownFields().size(),
                     v.unknownFields().stream().limit(8).map(RouteConfigStage::safe).toList());

@@ -86,7 +86,7 @@ public final class RoutingTopology {
     /** DLQ reason: a null value on the route configuration topic while tombstones are rejected (DESIGN §7.1). */
     public static final String ROUTE_CONFIG_TOMBSTONE_REJECTED = "route_config_tombstone_rejected";
     /** Counter of unknown members ignored in accepted route configuration documents. */
-    public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = "recourse.route.config.unknown.fields";
+    public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = RecourseMeters.ROUTE_CONFIG_UNKNOWN_FIELDS;
 
 
     // --- Office inputs ---
@@ -198,7 +198,7 @@ public final class RoutingTopology {
      */
     public static void attach(StreamsBuilder builder, KStream<String, SessionEvent> sessionEventsByWorkspace,
                               Topics topics, RecourseConfig config, Options options) {
-        RouteConfigStage.attach(builder, topics, config.routeConfigTombstonesAllowed(), options.meters().registry());
+        RouteConfigStage.attach(builder, topics, config.routeConfigTombstonesAllowed(), options.meters());
 
         int partitions = config.ownerPartitions();
         KStream<String, Object> events = sessionEventsByWorkspace.mapValues(

@@ -28,6 +28,24 @@ class GoDurationTest {
     }
 
     @Test
+    void digitsOtherThanAsciiAreEmpty() {
+        assertThat(GoDuration.parse("\uFF13s")).isEmpty(); // fullwidth 3
+        assertThat(GoDuration.parse("\u0663s")).isEmpty(); // Arabic-Indic 3
+        assertThat(GoDuration.parse("1\u0663s")).isEmpty();
+        assertThat(GoDuration.parse("3s\u0663m")).isEmpty();
+        assertThat(GoDuration.parse("3s")).contains(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void hugeOrOverflowingDurationsAreEmpty() {
+        assertThat(GoDuration.parse("9".repeat(60) + "h")).isEmpty();
+        assertThat(GoDuration.parse("2562047h47m16.854775807s")).isEmpty(); // Go's largest duration: beyond the hint bound
+        assertThat(GoDuration.parse("9999999h9999999h9999999h")).isEmpty();
+        assertThat(GoDuration.parse("0." + "0".repeat(40) + "1s")).contains(Duration.ZERO); // rounds to 0 ns
+        assertThat(GoDuration.resetAt("1h", Instant.MAX)).isEmpty();
+    }
+
+    @Test
     void theResetHeaderResolvesAgainstTheBase() {
         Instant base = Instant.parse("2026-06-01T12:00:00.500Z");
 

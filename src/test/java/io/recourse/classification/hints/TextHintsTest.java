@@ -3,6 +3,7 @@ package io.recourse.classification.hints;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TextHintsTest {
@@ -113,5 +114,33 @@ class TextHintsTest {
     void vagueTimingIsNotAHint() {
         assertThat(TextHints.parse("Please try again later.", BASE)).isEmpty();
         assertThat(TextHints.parse("try again in a moment", BASE)).isEmpty();
+    }
+
+    @Test
+    void aWallClockAfterTheEndOfTheTimeLineIsNoHint() {
+        for (Instant base : new Instant[] {Instant.MAX, Instant.MIN, Instant.MAX.minusSeconds(3600)}) {
+            assertThat(TextHints.wallClock("resets 9:10pm (UTC)", base)).as("%s", base).isEmpty();
+            assertThat(TextHints.parse("try again at 21:10 +14:00", base)).as("%s", base).isEmpty();
+        }
+        assertThat(TextHints.wallClock("resets 9:10pm (UTC)", Instant.parse("9999-12-31T23:00:00Z")))
+                .isEqualTo(Optional.of(Instant.parse("+10000-01-01T21:10:00Z")));
+    }
+
+    /** Every parser at the ends of the time-line, on hostile numbers: empty or a value, never an exception. */
+    @Test
+    void noParserThrowsForAnyBaseOrHostileNumber() {
+        String huge = "9".repeat(70);
+        String[] texts = {"resets 9:10pm (UTC)", "resets at 23:59 -18:00", "retry after 999999999 days", "retry-after: 999999999",
+                "retry-after-ms: 999999999.999999999", "resets in " + huge + "s", "try again in 1e400 seconds", "|99999999999999",
+                "reset_time: 99999999999", "resets_at=-1e400", "999999999999.999999999", "9999h9999h9999h", "1e400", "-1e400", "1e-400",
+                huge, "Fri, 31 Dec 9999 23:59:59 GMT", "+999999999-12-31T23:59:59Z", "9999-12-31T23:59:59-18:00",
+                "0000-01-01T00:00:00+18:00", "{\"resets_in_seconds\":1e400,\"retryDelay\":\"" + huge + "h\",\"resets_at\":" + huge + "}"};
+        for (Instant base : new Instant[] {Instant.MAX, Instant.MIN, Instant.EPOCH, BASE}) {
+            for (HintExtractor extractor : HintExtractor.values()) {
+                for (String text : texts) {
+                    assertThat(extractor.extract(text, base)).as("%s %s at %s", extractor, text, base).isNotNull();
+                }
+            }
+        }
     }
 }

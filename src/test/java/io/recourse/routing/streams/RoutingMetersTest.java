@@ -10,6 +10,7 @@ import io.recourse.evidence.TurnContext;
 import io.recourse.evidence.streams.RecourseMeters;
 import io.recourse.routing.JitterSource;
 import io.recourse.routing.RouteConfig;
+import io.recourse.routing.RouteConfigJson;
 import io.recourse.routing.Router;
 import io.recourse.routing.RoutingSettings;
 import io.recourse.routing.RoutingSimulator;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The routing owner's metrics (DESIGN §10) through TopologyTestDriver on a {@link SimpleMeterRegistry}:
- * Office policy decisions on failed turns and the lag of its fired timers. Inputs are a
+ * Office policy decisions on failed turns, the lag of its fired timers and the unknown fields of
+ * accepted route configurations. Inputs are a
  * {@link RoutingSimulator} timeline replayed through the topology.
  */
 public class RoutingMetersTest {
@@ -34,6 +36,24 @@ public class RoutingMetersTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final RoutingTopology.Options options = new RoutingTopology.Options(RoutingSettings.DEFAULTS, JitterSource.none(),
             UnaryOperator.identity(), new RecourseMeters(registry));
+
+    @Test
+    public void unknown_route_config_fields_are_counted_on_the_topologys_meters() {
+        try (RoutingDriver driver = new RoutingDriver(T0, options)) {
+            Counter unknown = registry.find(RecourseMeters.ROUTE_CONFIG_UNKNOWN_FIELDS).counter();
+            assertThat(unknown).as("registered when the topology is built").isNotNull();
+            assertThat(unknown.count()).isZero();
+            assertThat(RoutingTopology.ROUTE_CONFIG_UNKNOWN_FIELDS).isEqualTo("recourse.route.config.unknown.fields");
+
+            String json = RouteConfigJson.write(RoutingDemoScenario.config())
+                    .replaceFirst("\\{", "{\"owner\":\"ops\",\"team\":\"a\",");
+            driver.routeConfigRaw(RoutingDemoScenario.PROFILE, json);
+
+            assertThat(driver.dlq.isEmpty()).isTrue();
+            assertThat(unknown.count()).isEqualTo(2.0);
+            assertThat(unknown.getId().getTags()).isEmpty();
+        }
+    }
 
     @Test
     public void an_overloaded_office_turn_counts_a_short_retry_decision() {
