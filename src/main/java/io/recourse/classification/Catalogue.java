@@ -350,9 +350,45 @@ public final class Catalogue {
         FieldMatch match = match(c, id);
         FieldMatch unless = null;
         if (c.has("unless")) {
-            unless = match(c.get("unless"), id);
+            unless = unless(c.get("unless"), id);
         }
         return new Condition(targets, match, unless, c.path("not").asBoolean(false));
+    }
+
+    /** Most parts an {@code unless} list may hold. */
+    static final int MAX_UNLESS_PARTS = 4;
+
+    /**
+     * A condition's {@code unless}: one match object, or a list of at most {@value #MAX_UNLESS_PARTS}
+     * regex matches of one kind (all {@code regex} or all {@code regex_ci}), each checked on its own
+     * by {@link RegexSafety} (so each within its length bound); a value matching any of them
+     * disqualifies the signal. The list compiles to the alternation of its parts: a regex's
+     * {@code find()} of {@code A|B} is {@code find(A) || find(B)}, and every branch is one of a part's.
+     * Errors: an empty or longer list, a part that is not a regex, parts of both kinds.
+     */
+    private static FieldMatch unless(JsonNode u, String id) {
+        if (!u.isArray()) {
+            return match(u, id);
+        }
+        if (u.isEmpty() || u.size() > MAX_UNLESS_PARTS) {
+            throw new CatalogueException(id, "an 'unless' list holds 1 to " + MAX_UNLESS_PARTS + " regex matches, got " + u.size());
+        }
+        String kind = null;
+        StringBuilder joined = new StringBuilder();
+        for (JsonNode part : u) {
+            FieldMatch m = match(part, id);
+            if (m.type() != MatchType.REGEX) {
+                throw new CatalogueException(id, "an 'unless' list holds regex or regex_ci matches only");
+            }
+            String k = part.has("regex") ? "regex" : "regex_ci";
+            if (kind != null && !kind.equals(k)) {
+                throw new CatalogueException(id, "an 'unless' list holds matches of one kind (all regex or all regex_ci)");
+            }
+            kind = k;
+            joined.append(joined.isEmpty() ? "" : "|").append(part.get(k).asText());
+        }
+        int flags = kind.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0;
+        return new FieldMatch(MatchType.REGEX, null, Pattern.compile(joined.toString(), flags), null);
     }
 
     /**

@@ -56,6 +56,34 @@ public class CatalogueValidationTest {
     }
 
     @Test
+    public void anUnlessListDisqualifiesAValueMatchingAnyOfItsParts() {
+        String listed = RULE_A.replace("\"literal_ci\":\"boom\"}",
+                "\"literal_ci\":\"boom\",\"unless\":[{\"regex_ci\":\"^quoted\"},{\"regex_ci\":\"you\\\\s{1,3}asked\"}]}");
+
+        var unless = Catalogue.parse(file(listed)).rules().get(0).conditions().get(0).unless();
+
+        assertThat(unless.test("Quoted: boom")).isTrue();
+        assertThat(unless.test("boom, as you  asked")).isTrue();
+        assertThat(unless.test("boom: the server failed")).isFalse();
+    }
+
+    @Test
+    public void anUnlessListOfMixedOrNonRegexPartsIsRejectedNamingTheRule() {
+        String mixed = RULE_A.replace("\"literal_ci\":\"boom\"}",
+                "\"literal_ci\":\"boom\",\"unless\":[{\"regex_ci\":\"a\"},{\"regex\":\"b\"}]}");
+        String literal = RULE_A.replace("\"literal_ci\":\"boom\"}",
+                "\"literal_ci\":\"boom\",\"unless\":[{\"literal\":\"a\"}]}");
+        String empty = RULE_A.replace("\"literal_ci\":\"boom\"}", "\"literal_ci\":\"boom\",\"unless\":[]}");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(mixed)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("of one kind");
+        assertThatThrownBy(() -> Catalogue.parse(file(literal)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("regex or regex_ci matches only");
+        assertThatThrownBy(() -> Catalogue.parse(file(empty)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("1 to 4 regex matches");
+    }
+
+    @Test
     public void anUnknownCodeIsRejectedNamingTheRule() {
         String bad = RULE_A.replace("\"provider_unavailable\"", "\"billing_required\"");
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one row per round and part below): {@code recourse catalogue score --split …} reports no unsafe
  * classification (an automatic retry where the truth is not transient), no silent failure (a failing
  * turn reported completed) and every look-alike negative kept completed. The accuracy figures are
- * measurements, not invariants; those reached on the development and spent parts of rounds 3 to 6 are
+ * measurements, not invariants; those reached on the development and spent parts of rounds 3 to 8 are
  * held as floors (a rule change may raise them, not lower them).
  */
 class ObservedCorpusSafetyTest {
@@ -64,7 +64,13 @@ class ObservedCorpusSafetyTest {
                 new Row("round 6 test (spent)", "round6-test\\.jsonl", "test", 1, "0.96", "0.98"),
                 // round 7 dev: scored once before any rule read it (exact 0.7195, policy 0.8211, unsafe 4, silent 13),
                 // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
-                new Row("round 7 dev", "round7-dev\\.jsonl", "dev", 1, "0.94", "0.99"));
+                new Row("round 7 dev", "round7-dev\\.jsonl", "dev", 1, "0.94", "0.99"),
+                // round 7 test: scored once on 2026-12-02 (exact 0.7946, policy 0.8661, unsafe 2, silent 6, negatives 46/47),
+                // written against since
+                new Row("round 7 test (spent)", "round7-test\\.jsonl", "test", 1, "0.98", "0.99"),
+                // round 8 dev: scored once before any rule read it (exact 0.7400, policy 0.8080, unsafe 3, silent 18,
+                // negatives 99/101), written against since; the misses left are labelled otherwise in earlier rounds
+                new Row("round 8 dev", "round8-dev\\.jsonl", "dev", 1, "0.97", "0.99"));
     }
 
     @ParameterizedTest(name = "{0}")
