@@ -47,10 +47,21 @@ final class RegexAlternative {
      * length test, or a tail; on a field not scanned yet it is run instead of scanning the field.
      */
     final boolean scanFree;
+    /**
+     * A piece of a windowed alternative ({@link RegexPrefilter#windowed}): a match must start at a
+     * code-point boundary with at most this many code points before it; -1: anywhere.
+     */
+    final int window;
 
     RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                 List<String> literals) {
+        this(id, gate, pattern, clauses, starts, startIds, caseSensitive, literals, -1);
+    }
+
+    RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
+                List<String> literals, int window) {
         this.id = id;
+        this.window = window;
         this.gate = gate;
         this.pattern = pattern;
         this.clauses = clauses.toArray(int[][]::new);
@@ -70,7 +81,7 @@ final class RegexAlternative {
         this.caseSensitive = caseSensitive;
         this.minCodePoints = anchored ? minCodePoints(re) : -1;
         this.leading = !anchored && this.starts == null && !re.contains("\\G") ? LeadingChars.of(re, pattern.flags()) : null;
-        int longest = !anchored && this.starts == null && leading == null && minCodePoints < 0 && endsWithDollar(re)
+        int longest = window < 0 && !anchored && this.starts == null && leading == null && minCodePoints < 0 && endsWithDollar(re)
                 && split != null && split.size() == 1 && (pattern.flags() & (Pattern.MULTILINE | Pattern.LITERAL | Pattern.COMMENTS)) == 0
                 ? maxChars(re) : -1;
         this.tail = longest >= 0 ? longest + 2 : -1; // "$" matches at the end or before a final line terminator (at most "\r\n")
@@ -339,12 +350,17 @@ final class RegexAlternative {
             return text.length() >= minCodePoints && text.codePointCount(0, text.length()) >= minCodePoints;
         }
         if (anchored) {
-            return matcher(text, matchers).lookingAt(); // '^' matches only at 0
+            return matcher(text, matchers).lookingAt(); // '^' matches only at 0 (inside a window too)
         }
         int n = text.length();
+        // a windowed piece starts within its window: no candidate position past this index
+        int last = window < 0 ? n : (int) Math.min(n, 2L * window);
         if (starts == null && leading != null) { // tried only where a leading character is
             Matcher m = null;
-            for (int p = leading.next(text, 0); p >= 0; p = leading.next(text, p + 1)) {
+            for (int p = leading.next(text, 0); p >= 0 && p <= last; p = leading.next(text, p + 1)) {
+                if (window >= 0 && !(RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p))) {
+                    continue;
+                }
                 if (m == null) {
                     m = matcher(text, matchers);
                 }
@@ -353,6 +369,9 @@ final class RegexAlternative {
                 }
             }
             return false;
+        }
+        if (window >= 0 && starts == null) {
+            return RegexPrefilter.windowFind(pattern, text, window);
         }
         if (starts == null && tail >= 0) { // a match starts within the tail: find from there, the text before seen by lookbehinds
             return matcher(text, matchers).region(Math.max(0, n - tail), n).find();
@@ -370,14 +389,16 @@ final class RegexAlternative {
             for (int q : next) {
                 p = Math.min(p, q);
             }
-            if (p == NONE) {
+            if (p == NONE || p > last) {
                 return false;
             }
-            if (m == null) {
-                m = matcher(text, matchers);
-            }
-            if (m.region(p, n).lookingAt()) {
-                return true;
+            if (window < 0 || RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p)) {
+                if (m == null) {
+                    m = matcher(text, matchers);
+                }
+                if (m.region(p, n).lookingAt()) {
+                    return true;
+                }
             }
             for (int k = 0; k < next.length; k++) {
                 if (next[k] == p) {
@@ -395,7 +416,7 @@ final class RegexAlternative {
         Matcher m = matchers[id];
         if (m == null) {
             m = pattern.matcher(text);
-            if (!anchored && (starts != null || leading != null || tail >= 0)) { // tried from positions: lookbehinds see the text before
+            if (!anchored && (starts != null || leading != null || tail >= 0 || window >= 0)) { // tried from positions: lookbehinds see the text before
                 m.useTransparentBounds(true).useAnchoringBounds(false);
             }
             matchers[id] = m;
