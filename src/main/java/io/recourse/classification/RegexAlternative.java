@@ -52,6 +52,14 @@ final class RegexAlternative {
      * code-point boundary with at most this many code points before it; -1: anywhere.
      */
     final int window;
+    /**
+     * The alternative is this literal and nothing else (no metacharacter, no surrogate; lower case
+     * when not case-sensitive): it matches exactly where the literal occurs, so {@link #find} looks
+     * the literal up instead of running a matcher; else {@code null}.
+     */
+    final String pureLiteral;
+    /** {@link #pureLiteral} compares exactly ({@code String.indexOf}): case-sensitive, or no ASCII letter in it. */
+    private final boolean pureExact;
 
     RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                 List<String> literals) {
@@ -86,6 +94,25 @@ final class RegexAlternative {
                 ? maxChars(re) : -1;
         this.tail = longest >= 0 ? longest + 2 : -1; // "$" matches at the end or before a final line terminator (at most "\r\n")
         this.scanFree = anchored || minCodePoints >= 0 || tail >= 0;
+        boolean plain = !re.isEmpty() && (pattern.flags() & (Pattern.LITERAL | Pattern.COMMENTS | Pattern.UNICODE_CASE
+                | Pattern.CANON_EQ)) == 0;
+        boolean letters = false;
+        for (int k = 0; plain && k < re.length(); k++) {
+            char c = re.charAt(k);
+            plain = "\\[](){}.*+?^$|#".indexOf(c) < 0 && !Character.isSurrogate(c) && c != '\n' && c != '\r';
+            letters |= c < 0x80 && Character.isLetter(c);
+        }
+        boolean ci = (pattern.flags() & Pattern.CASE_INSENSITIVE) != 0;
+        this.pureLiteral = plain ? (ci ? foldAscii(re) : re) : null;
+        this.pureExact = plain && (!ci || !letters);
+    }
+
+    private static String foldAscii(String s) {
+        char[] out = s.toCharArray();
+        for (int k = 0; k < out.length; k++) {
+            out[k] = LiteralSet.fold(out[k]);
+        }
+        return new String(out);
     }
 
     /** Whether {@code re} ends with an unescaped {@code $}. */
@@ -351,6 +378,18 @@ final class RegexAlternative {
         }
         if (anchored) {
             return matcher(text, matchers).lookingAt(); // '^' matches only at 0 (inside a window too)
+        }
+        if (pureLiteral != null) { // its first occurrence, if any, is the leftmost match
+            int p;
+            if (starts != null && starts.length == 1 && startIds[0] >= 0 && starts[0].equals(pureLiteral)) {
+                p = firstStart(found, startIds[0]);
+            } else if (pureExact) {
+                p = text.indexOf(pureLiteral);
+                p = p < 0 ? NONE : p;
+            } else {
+                p = indexOf(text, pureLiteral, 0);
+            }
+            return p != NONE && (window < 0 || RegexPrefilter.inWindow(text, p, window));
         }
         int n = text.length();
         // a windowed piece starts within its window: no candidate position past this index
