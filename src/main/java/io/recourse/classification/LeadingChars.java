@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
  * The characters one of which begins every match of a regex, read from its first consuming atom
  * when that is simple: a literal character, an escape ({@code \n}, {@code \s}, {@code \d},
  * {@code \w}, an escaped symbol) or a character class of such members and ranges, not optional,
- * after any lookarounds at the start (zero-width: they only narrow where a match starts), or a
+ * after any lookarounds or word boundaries ({@code \b}, {@code \B}) at the start (zero-width: they only
+ * narrow where a match starts), or a
  * non-optional {@code (?:…)} or {@code (?i:…)} group whose alternatives each begin so (the union
  * of their sets; inside {@code (?i:…)} ASCII letters in both cases). A match
  * of such a regex cannot be empty, so it can only start at a position holding one of these
@@ -142,7 +143,12 @@ final class LeadingChars {
          * alternatives each begin with such an atom (their union). Advances past it.
          */
         private boolean alternative(int end) {
-            while (re.startsWith("(?<!", i) || re.startsWith("(?<=", i) || re.startsWith("(?=", i) || re.startsWith("(?!", i)) {
+            while (re.startsWith("(?<!", i) || re.startsWith("(?<=", i) || re.startsWith("(?=", i) || re.startsWith("(?!", i)
+                    || wordBoundary(i)) {
+                if (wordBoundary(i)) {
+                    i += 2; // \b or \B: zero-width too
+                    continue;
+                }
                 int close = closingParen(i);
                 if (close < 0 || close >= end) {
                     return false;
@@ -173,6 +179,12 @@ final class LeadingChars {
                 return required();
             }
             return atom() && required();
+        }
+
+        /** {@code \b} or {@code \B} at {@code k}, not followed by a quantifier or {@code {g}}. */
+        private boolean wordBoundary(int k) {
+            return k + 1 < re.length() && re.charAt(k) == '\\' && (re.charAt(k + 1) == 'b' || re.charAt(k + 1) == 'B')
+                    && (k + 2 >= re.length() || "{?*+".indexOf(re.charAt(k + 2)) < 0);
         }
 
         /** Positions of the {@code |} at depth 0 between {@code from} and {@code close}, and {@code close} last. */

@@ -47,10 +47,29 @@ final class RegexAlternative {
      * length test, or a tail; on a field not scanned yet it is run instead of scanning the field.
      */
     final boolean scanFree;
+    /**
+     * A piece of a windowed alternative ({@link RegexPrefilter#windowed}): a match must start at a
+     * code-point boundary with at most this many code points before it; -1: anywhere.
+     */
+    final int window;
+    /**
+     * The alternative is this literal and nothing else (no metacharacter, no surrogate; lower case
+     * when not case-sensitive): it matches exactly where the literal occurs, so {@link #find} looks
+     * the literal up instead of running a matcher; else {@code null}.
+     */
+    final String pureLiteral;
+    /** {@link #pureLiteral} compares exactly ({@code String.indexOf}): case-sensitive, or no ASCII letter in it. */
+    private final boolean pureExact;
 
     RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                 List<String> literals) {
+        this(id, gate, pattern, clauses, starts, startIds, caseSensitive, literals, -1);
+    }
+
+    RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
+                List<String> literals, int window) {
         this.id = id;
+        this.window = window;
         this.gate = gate;
         this.pattern = pattern;
         this.clauses = clauses.toArray(int[][]::new);
@@ -70,11 +89,30 @@ final class RegexAlternative {
         this.caseSensitive = caseSensitive;
         this.minCodePoints = anchored ? minCodePoints(re) : -1;
         this.leading = !anchored && this.starts == null && !re.contains("\\G") ? LeadingChars.of(re, pattern.flags()) : null;
-        int longest = !anchored && this.starts == null && leading == null && minCodePoints < 0 && endsWithDollar(re)
+        int longest = window < 0 && !anchored && this.starts == null && leading == null && minCodePoints < 0 && endsWithDollar(re)
                 && split != null && split.size() == 1 && (pattern.flags() & (Pattern.MULTILINE | Pattern.LITERAL | Pattern.COMMENTS)) == 0
                 ? maxChars(re) : -1;
         this.tail = longest >= 0 ? longest + 2 : -1; // "$" matches at the end or before a final line terminator (at most "\r\n")
         this.scanFree = anchored || minCodePoints >= 0 || tail >= 0;
+        boolean plain = !re.isEmpty() && (pattern.flags() & (Pattern.LITERAL | Pattern.COMMENTS | Pattern.UNICODE_CASE
+                | Pattern.CANON_EQ)) == 0;
+        boolean letters = false;
+        for (int k = 0; plain && k < re.length(); k++) {
+            char c = re.charAt(k);
+            plain = "\\[](){}.*+?^$|#".indexOf(c) < 0 && !Character.isSurrogate(c) && c != '\n' && c != '\r';
+            letters |= c < 0x80 && Character.isLetter(c);
+        }
+        boolean ci = (pattern.flags() & Pattern.CASE_INSENSITIVE) != 0;
+        this.pureLiteral = plain ? (ci ? foldAscii(re) : re) : null;
+        this.pureExact = plain && (!ci || !letters);
+    }
+
+    private static String foldAscii(String s) {
+        char[] out = s.toCharArray();
+        for (int k = 0; k < out.length; k++) {
+            out[k] = LiteralSet.fold(out[k]);
+        }
+        return new String(out);
     }
 
     /** Whether {@code re} ends with an unescaped {@code $}. */
@@ -339,12 +377,29 @@ final class RegexAlternative {
             return text.length() >= minCodePoints && text.codePointCount(0, text.length()) >= minCodePoints;
         }
         if (anchored) {
-            return matcher(text, matchers).lookingAt(); // '^' matches only at 0
+            return matcher(text, matchers).lookingAt(); // '^' matches only at 0 (inside a window too)
+        }
+        if (pureLiteral != null) { // its first occurrence, if any, is the leftmost match
+            int p;
+            if (starts != null && starts.length == 1 && startIds[0] >= 0 && starts[0].equals(pureLiteral)) {
+                p = firstStart(found, startIds[0]);
+            } else if (pureExact) {
+                p = text.indexOf(pureLiteral);
+                p = p < 0 ? NONE : p;
+            } else {
+                p = indexOf(text, pureLiteral, 0);
+            }
+            return p != NONE && (window < 0 || RegexPrefilter.inWindow(text, p, window));
         }
         int n = text.length();
+        // a windowed piece starts within its window: no candidate position past this index
+        int last = window < 0 ? n : (int) Math.min(n, 2L * window);
         if (starts == null && leading != null) { // tried only where a leading character is
             Matcher m = null;
-            for (int p = leading.next(text, 0); p >= 0; p = leading.next(text, p + 1)) {
+            for (int p = leading.next(text, 0); p >= 0 && p <= last; p = leading.next(text, p + 1)) {
+                if (window >= 0 && !(RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p))) {
+                    continue;
+                }
                 if (m == null) {
                     m = matcher(text, matchers);
                 }
@@ -353,6 +408,9 @@ final class RegexAlternative {
                 }
             }
             return false;
+        }
+        if (window >= 0 && starts == null) {
+            return RegexPrefilter.windowFind(pattern, text, window);
         }
         if (starts == null && tail >= 0) { // a match starts within the tail: find from there, the text before seen by lookbehinds
             return matcher(text, matchers).region(Math.max(0, n - tail), n).find();
@@ -370,14 +428,16 @@ final class RegexAlternative {
             for (int q : next) {
                 p = Math.min(p, q);
             }
-            if (p == NONE) {
+            if (p == NONE || p > last) {
                 return false;
             }
-            if (m == null) {
-                m = matcher(text, matchers);
-            }
-            if (m.region(p, n).lookingAt()) {
-                return true;
+            if (window < 0 || RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p)) {
+                if (m == null) {
+                    m = matcher(text, matchers);
+                }
+                if (m.region(p, n).lookingAt()) {
+                    return true;
+                }
             }
             for (int k = 0; k < next.length; k++) {
                 if (next[k] == p) {
@@ -395,7 +455,7 @@ final class RegexAlternative {
         Matcher m = matchers[id];
         if (m == null) {
             m = pattern.matcher(text);
-            if (!anchored && (starts != null || leading != null || tail >= 0)) { // tried from positions: lookbehinds see the text before
+            if (!anchored && (starts != null || leading != null || tail >= 0 || window >= 0)) { // tried from positions: lookbehinds see the text before
                 m.useTransparentBounds(true).useAnchoringBounds(false);
             }
             matchers[id] = m;

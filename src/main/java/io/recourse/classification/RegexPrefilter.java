@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,7 +36,21 @@ public final class RegexPrefilter {
      * One top-level alternative: its pattern, the literals one of which starts each of its matches
      * ({@code null}: none known), and a literal every match contains somewhere ({@code null}: none known).
      */
-    record Part(Pattern pattern, String[] literals, String required) {
+    record Part(Pattern pattern, String[] literals, String required, int window) {
+
+        /** An ordinary part: {@code find()} of {@code pattern} anywhere. */
+        Part(Pattern pattern, String[] literals, String required) {
+            this(pattern, literals, required, -1);
+        }
+
+        /**
+         * Exactly {@code find()} of the alternative this part stands for: {@code pattern.find()}, or
+         * with a {@link #window} a match of {@code pattern} starting at a code-point boundary
+         * within the window ({@link #windowFind}).
+         */
+        boolean find(String text) {
+            return window < 0 ? pattern.matcher(text).find() : windowFind(pattern, text, window);
+        }
     }
 
     private final Part[] parts;
@@ -67,11 +82,47 @@ public final class RegexPrefilter {
                     continue;
                 }
             }
-            if (p.pattern().matcher(text).find()) {
+            if (p.find(text)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code pattern} matches {@code text} from a position {@code p} at a code-point
+     * boundary with at most {@code window} code points before it, reading the whole text (transparent,
+     * non-anchoring bounds: lookbehinds, {@code \b}, {@code ^} and {@code $} see it as it is). This
+     * is {@code find()} of {@code ^[\s\S]{0,window}(?:pattern)} ({@link #windowed}).
+     */
+    static boolean windowFind(Pattern pattern, String text, int window) {
+        Matcher m = pattern.matcher(text).useTransparentBounds(true).useAnchoringBounds(false);
+        int n = text.length();
+        for (int from = 0; from <= n; ) {
+            if (!m.region(from, n).find()) {
+                return false;
+            }
+            int s = m.start();
+            if (!inWindow(text, s, window)) {
+                return false; // the leftmost start is past the window: so is every later one
+            }
+            if (boundary(text, s)) {
+                return true;
+            }
+            from = s + 1;
+        }
+        return false;
+    }
+
+    /** Whether {@code text} has at most {@code window} code points before index {@code p}. */
+    static boolean inWindow(String text, int p, int window) {
+        return p <= window || p <= 2 * window && text.codePointCount(0, p) <= window;
+    }
+
+    /** Whether index {@code p} of {@code text} is not inside a surrogate pair (where {@code [\s\S]} steps can reach). */
+    static boolean boundary(String text, int p) {
+        return p == 0 || p >= text.length() || !Character.isLowSurrogate(text.charAt(p))
+                || !Character.isHighSurrogate(text.charAt(p - 1));
     }
 
     /** Per thread, the last lower-cased texts by identity: every rule reads the same field strings of a turn's signals. */
@@ -143,27 +194,71 @@ public final class RegexPrefilter {
         if (alternatives == null) {
             return whole;
         }
-        Part[] parts = new Part[alternatives.size()];
-        for (int i = 0; i < parts.length; i++) {
-            String alt = alternatives.get(i);
-            Pattern compiled;
-            try {
-                compiled = alternatives.size() == 1 ? pattern : Pattern.compile(alt, flags);
-            } catch (java.util.regex.PatternSyntaxException e) {
-                return whole;
+        List<Part> parts = new ArrayList<>();
+        for (String top : alternatives) {
+            Windowed w = (flags & Pattern.MULTILINE) == 0 ? windowed(top) : null;
+            List<String> pieces = w == null ? List.of(top) : w.alternatives();
+            for (String alt : pieces) {
+                Pattern compiled;
+                try {
+                    compiled = alternatives.size() == 1 && w == null ? pattern : Pattern.compile(alt, flags);
+                } catch (java.util.regex.PatternSyntaxException e) {
+                    return whole;
+                }
+                List<String> lits = leadingSet(alt);
+                String[] folded = null;
+                if (lits != null) {
+                    folded = lits.stream().map(l -> ci ? l.toLowerCase(Locale.ROOT) : l).toArray(String[]::new);
+                }
+                String required = requiredRun(alt);
+                if (required != null && ci) {
+                    required = required.toLowerCase(Locale.ROOT);
+                }
+                parts.add(new Part(compiled, folded, required, w == null ? -1 : w.window()));
             }
-            List<String> lits = leadingSet(alt);
-            String[] folded = null;
-            if (lits != null) {
-                folded = lits.stream().map(l -> ci ? l.toLowerCase(Locale.ROOT) : l).toArray(String[]::new);
-            }
-            String required = requiredRun(alt);
-            if (required != null && ci) {
-                required = required.toLowerCase(Locale.ROOT);
-            }
-            parts[i] = new Part(compiled, folded, required);
         }
-        return new RegexPrefilter(parts, ci);
+        return new RegexPrefilter(parts.toArray(Part[]::new), ci);
+    }
+
+    /** A top-level alternative {@code ^[\s\S]{0,window}R} read as the alternatives of {@code R}, each to start within the window. */
+    record Windowed(int window, List<String> alternatives) {
+    }
+
+    private static final Pattern WINDOW_PREFIX = Pattern.compile("\\^\\[(?:\\\\s\\\\S|\\\\S\\\\s)\\]\\{0,([0-9]{1,4})\\}\\??");
+
+    /**
+     * {@code alt} of the form {@code ^[\s\S]{0,N}R} (or {@code [\S\s]}, lazy or not; the pattern
+     * without {@code MULTILINE}): a match is a match of {@code R} starting after at most N code
+     * points, so {@code find()} of it is {@link #windowFind} of {@code R} with window N. {@code R}
+     * a non-optional {@code (?:A|B|…)S} is read as {@code (?:A)S}, {@code (?:B)S}, … ({@code A},
+     * {@code B}, … when {@code S} is empty), so that each gets its own leading literals. {@code null}
+     * for any other form.
+     */
+    static Windowed windowed(String alt) {
+        Matcher m = WINDOW_PREFIX.matcher(alt);
+        if (!m.lookingAt() || m.end() == alt.length()) {
+            return null;
+        }
+        int window = Integer.parseInt(m.group(1));
+        String rest = alt.substring(m.end());
+        if ("?*+{".indexOf(rest.charAt(0)) >= 0 || rest.charAt(0) == '|') {
+            return null;
+        }
+        if (rest.startsWith("(?:")) {
+            int end = groupEnd(rest, 0);
+            if (end > 0 && (end + 1 == rest.length() || "?*+{".indexOf(rest.charAt(end + 1)) < 0)) {
+                List<String> inner = splitTopLevel(rest.substring(3, end));
+                String suffix = rest.substring(end + 1);
+                if (inner != null && inner.stream().noneMatch(String::isEmpty)) {
+                    List<String> out = new ArrayList<>();
+                    for (String a : inner) {
+                        out.add(suffix.isEmpty() ? a : "(?:" + a + ")" + suffix);
+                    }
+                    return new Windowed(window, out);
+                }
+            }
+        }
+        return new Windowed(window, List.of(rest));
     }
 
     /** Whether {@code re} refers back to a group ({@code \1}, {@code \k<name>}): its alternatives cannot be split. */

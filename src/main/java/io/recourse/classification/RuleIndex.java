@@ -528,7 +528,7 @@ public final class RuleIndex {
                 for (List<String> c : clauses) { // all of them: fewer regex runs pay for the longer scan
                     ids.add(c.stream().mapToInt(l -> literal(l, caseSensitive)).distinct().toArray());
                 }
-                alts.add(new RegexAlternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText));
+                alts.add(new RegexAlternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText, part.window()));
             }
             alternatives.addAll(alts);
             gates.add(alts.toArray(RegexAlternative[]::new));
