@@ -67,7 +67,10 @@ class ObservedCorpusSafetyTest {
                 new Row("round 7 dev", "round7-dev\\.jsonl", "dev", 1, "0.94", "0.99"),
                 // round 7 test: scored once on 2026-12-02 (exact 0.7946, policy 0.8661, unsafe 2, silent 6, negatives 46/47),
                 // written against since
-                new Row("round 7 test (spent)", "round7-test\\.jsonl", "test", 1, "0.98", "0.99"));
+                new Row("round 7 test (spent)", "round7-test\\.jsonl", "test", 1, "0.98", "0.99"),
+                // round 9 dev: scored once before any rule read it (exact 0.7389, policy 0.8621, unsafe 0, silent 11),
+                // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
+                new Row("round 9 dev", "round9-dev\\.jsonl", "dev", 1, "0.96", "0.97"));
     }
 
     @ParameterizedTest(name = "{0}")
