@@ -70,7 +70,10 @@ class ObservedCorpusSafetyTest {
                 new Row("round 7 test (spent)", "round7-test\\.jsonl", "test", 1, "0.98", "0.99"),
                 // round 8 dev: scored once before any rule read it (exact 0.7400, policy 0.8080, unsafe 3, silent 18,
                 // negatives 99/101), written against since; the misses left are labelled otherwise in earlier rounds
-                new Row("round 8 dev", "round8-dev\\.jsonl", "dev", 1, "0.97", "0.99"));
+                new Row("round 8 dev", "round8-dev\\.jsonl", "dev", 1, "0.97", "0.99"),
+                // round 9 dev: scored once before any rule read it (exact 0.7389, policy 0.8621, unsafe 0, silent 11),
+                // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
+                new Row("round 9 dev", "round9-dev\\.jsonl", "dev", 1, "0.96", "0.97"));
     }
 
     @ParameterizedTest(name = "{0}")
