@@ -73,7 +73,10 @@ class ObservedCorpusSafetyTest {
                 new Row("round 8 dev", "round8-dev\\.jsonl", "dev", 1, "0.97", "0.99"),
                 // round 9 dev: scored once before any rule read it (exact 0.7389, policy 0.8621, unsafe 0, silent 11),
                 // written against since; the misses left are labelled otherwise in earlier rounds (catalogue README)
-                new Row("round 9 dev", "round9-dev\\.jsonl", "dev", 1, "0.96", "0.97"));
+                new Row("round 9 dev", "round9-dev\\.jsonl", "dev", 1, "0.96", "0.97"),
+                // round 8 test: scored once on 2026-12-02 (exact 0.8361, policy 0.8934, unsafe 1, silent 0, negatives
+                // 59/59), spent since: its unsafe turn (a throttle whose wait is hours) fixed after the score
+                new Row("round 8 test (spent)", "round8-test\\.jsonl", "test", 1, "0.84", "0.89"));
     }
 
     @ParameterizedTest(name = "{0}")
