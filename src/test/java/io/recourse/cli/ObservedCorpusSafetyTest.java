@@ -76,7 +76,10 @@ class ObservedCorpusSafetyTest {
                 new Row("round 9 dev", "round9-dev\\.jsonl", "dev", 1, "0.96", "0.97"),
                 // round 8 test: scored once on 2026-12-02 (exact 0.8361, policy 0.8934, unsafe 1, silent 0, negatives
                 // 59/59), spent since: its unsafe turn (a throttle whose wait is hours) fixed after the score
-                new Row("round 8 test (spent)", "round8-test\\.jsonl", "test", 1, "0.84", "0.89"));
+                new Row("round 8 test (spent)", "round8-test\\.jsonl", "test", 1, "0.84", "0.89"),
+                // round 9 test: scored once on 2026-12-02 (exact 0.7757, policy 0.8692, unsafe 1, silent 6, negatives
+                // 56/58), spent since: its silent turns and failed look-alikes fixed by format after the score
+                new Row("round 9 test (spent)", "round9-test\\.jsonl", "test", 1, "0.84", "0.93"));
     }
 
     @ParameterizedTest(name = "{0}")
