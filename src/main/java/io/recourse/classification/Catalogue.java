@@ -59,26 +59,6 @@ public final class Catalogue {
     private static final Set<String> MARKER_KEYS = Set.of("id", "why", "comment", "agents", "when", "observed");
     /** An observed-corpus case id ({@code obs-<group>-<nnn>}, src/test/resources/corpus/observed). */
     static final Pattern OBSERVED_ID = Pattern.compile("obs-[a-z0-9]{1,20}(?:-[a-z])?-[0-9]{3,4}");
-    private static final Set<String> MATCH_KEYS = Set.of("literal", "literal_ci", "equals", "equals_ci", "regex",
-            "regex_ci", "number");
-    private static final Set<String> CONDITION_KEYS;
-
-    static {
-        Set<String> keys = new java.util.HashSet<>(MATCH_KEYS);
-        keys.addAll(Set.of("kind", "field", "fields", "in", "unless", "not", "comment"));
-        CONDITION_KEYS = Set.copyOf(keys);
-    }
-
-    private static final Map<SignalKind, Set<String>> FIELDS = Map.of(
-            SignalKind.ERROR, Set.of("code", "message", "data"),
-            SignalKind.STDERR, Set.of("line"),
-            SignalKind.EXIT, Set.of("code", "signal"),
-            SignalKind.HTTP, Set.of("status", "body"),
-            SignalKind.STOP, Set.of("stop_reason"),
-            SignalKind.UPDATE_META, Set.of("update", "meta", "text"),
-            SignalKind.FINAL_CHUNK, Set.of("text"),
-            SignalKind.LIFECYCLE, Set.of("event", "message", "phase"));
-    private static final Pattern HEADER_FIELD = Pattern.compile("header\\.[a-z0-9-]{1,80}");
 
     private final String version;
     private final List<String> notes;
@@ -175,7 +155,7 @@ public final class Catalogue {
             Map.Entry<String, JsonNode> e = it.next();
             List<String> refs = new ArrayList<>();
             for (JsonNode r : e.getValue()) {
-                target(r.asText(), null);
+                CatalogueConditions.target(r.asText(), null);
                 refs.add(r.asText());
             }
             fieldSets.put(e.getKey(), List.copyOf(refs));
@@ -219,7 +199,7 @@ public final class Catalogue {
             if (!ids.add(id)) {
                 throw new CatalogueException(id, "duplicate id");
             }
-            Condition c = condition(node.path("when"), id, fieldSets);
+            Condition c = CatalogueConditions.condition(node.path("when"), id, fieldSets);
             if (c.negate()) {
                 throw new CatalogueException(id, "a marker cannot be negated");
             }
@@ -278,7 +258,7 @@ public final class Catalogue {
         }
         List<Condition> conditions = new ArrayList<>();
         for (JsonNode c : when) {
-            conditions.add(condition(c, id, fieldSets));
+            conditions.add(CatalogueConditions.condition(c, id, fieldSets));
         }
         if (conditions.stream().allMatch(Condition::negate)) {
             throw new CatalogueException(id, "needs at least one positive condition");
@@ -304,168 +284,12 @@ public final class Catalogue {
                 scope, node.path("background").asBoolean(false), hints, why);
     }
 
-    private static Condition condition(JsonNode c, String id, Map<String, List<String>> fieldSets) {
-        if (!c.isObject()) {
-            throw new CatalogueException(id, "a condition must be an object");
-        }
-        for (Iterator<String> it = c.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!CONDITION_KEYS.contains(key)) {
-                throw new CatalogueException(id, "unknown condition key '" + key + "'");
-            }
-        }
-        List<String> refs = new ArrayList<>();
-        if (c.has("in")) {
-            if (c.has("kind") || c.has("field") || c.has("fields")) {
-                throw new CatalogueException(id, "a condition names its fields with either 'in' or 'kind'+'field(s)'");
-            }
-            for (JsonNode r : c.get("in")) {
-                String ref = r.asText();
-                if (ref.startsWith("@")) {
-                    List<String> set = fieldSets.get(ref.substring(1));
-                    if (set == null) {
-                        throw new CatalogueException(id, "unknown field set '" + ref + "'");
-                    }
-                    refs.addAll(set);
-                } else {
-                    refs.add(ref);
-                }
-            }
-        } else {
-            String k = text(c, "kind", id);
-            if (c.has("field")) {
-                refs.add(k + "." + c.get("field").asText());
-            }
-            for (JsonNode f : c.path("fields")) {
-                refs.add(k + "." + f.asText());
-            }
-        }
-        if (refs.isEmpty()) {
-            throw new CatalogueException(id, "condition names no field");
-        }
-        List<Rule.Target> targets = new ArrayList<>();
-        for (String ref : refs) {
-            targets.add(target(ref, id));
-        }
-        FieldMatch match = match(c, id);
-        FieldMatch unless = null;
-        if (c.has("unless")) {
-            unless = unless(c.get("unless"), id);
-        }
-        return new Condition(targets, match, unless, c.path("not").asBoolean(false));
-    }
-
-    /** Most parts an {@code unless} list may hold. */
-    static final int MAX_UNLESS_PARTS = 4;
-
-    /**
-     * A condition's {@code unless}: one match object, or a list of at most {@value #MAX_UNLESS_PARTS}
-     * regex matches of one kind (all {@code regex} or all {@code regex_ci}), each checked on its own
-     * by {@link RegexSafety} (so each within its length bound); a value matching any of them
-     * disqualifies the signal. The list compiles to the alternation of its parts: a regex's
-     * {@code find()} of {@code A|B} is {@code find(A) || find(B)}, and every branch is one of a part's.
-     * Errors: an empty or longer list, a part that is not a regex, parts of both kinds.
-     */
-    private static FieldMatch unless(JsonNode u, String id) {
-        if (!u.isArray()) {
-            return match(u, id);
-        }
-        if (u.isEmpty() || u.size() > MAX_UNLESS_PARTS) {
-            throw new CatalogueException(id, "an 'unless' list holds 1 to " + MAX_UNLESS_PARTS + " regex matches, got " + u.size());
-        }
-        String kind = null;
-        StringBuilder joined = new StringBuilder();
-        for (JsonNode part : u) {
-            FieldMatch m = match(part, id);
-            if (m.type() != MatchType.REGEX) {
-                throw new CatalogueException(id, "an 'unless' list holds regex or regex_ci matches only");
-            }
-            String k = part.has("regex") ? "regex" : "regex_ci";
-            if (kind != null && !kind.equals(k)) {
-                throw new CatalogueException(id, "an 'unless' list holds matches of one kind (all regex or all regex_ci)");
-            }
-            kind = k;
-            joined.append(joined.isEmpty() ? "" : "|").append(part.get(k).asText());
-        }
-        int flags = kind.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0;
-        return new FieldMatch(MatchType.REGEX, null, Pattern.compile(joined.toString(), flags), null);
-    }
-
     /**
      * True for the codes whose rules may extract timing hints: throttles ({@code retry_after}) and
      * renewable quotas ({@code reset_at}), DESIGN §5.2.
      */
     static boolean takesHints(Code code) {
         return code.handling() == Handling.THROTTLE || code.handling() == Handling.RENEWABLE_QUOTA;
-    }
-
-    static Rule.Target target(String ref, String id) {
-        int dot = ref.indexOf('.');
-        if (dot < 0) {
-            throw new CatalogueException(id, "field '" + ref + "' must be <kind>.<field>");
-        }
-        String k = ref.substring(0, dot);
-        String f = ref.substring(dot + 1);
-        SignalKind kind;
-        try {
-            kind = WireName.parse(SignalKind.class, k);
-        } catch (IllegalArgumentException e) {
-            throw new CatalogueException(id, "unknown signal kind '" + k + "'");
-        }
-        boolean header = kind == SignalKind.HTTP && HEADER_FIELD.matcher(f).matches();
-        if (!header && !FIELDS.get(kind).contains(f)) {
-            throw new CatalogueException(id, "unknown field '" + f + "' of kind " + k + "; known: "
-                    + new TreeSet<>(FIELDS.get(kind)) + (kind == SignalKind.HTTP ? " and header.<lower-case name>" : ""));
-        }
-        return new Rule.Target(kind, f);
-    }
-
-    private static FieldMatch match(JsonNode c, String id) {
-        List<String> present = new ArrayList<>();
-        c.fieldNames().forEachRemaining(f -> {
-            if (MATCH_KEYS.contains(f)) {
-                present.add(f);
-            }
-        });
-        if (present.size() != 1) {
-            throw new CatalogueException(id, "a condition needs exactly one of " + new TreeSet<>(MATCH_KEYS) + ", got " + present);
-        }
-        String key = present.get(0);
-        JsonNode v = c.get(key);
-        switch (key) {
-            case "number" -> {
-                Set<Long> numbers = new TreeSet<>();
-                if (v.isArray()) {
-                    v.forEach(n -> numbers.add(number(n, id)));
-                } else {
-                    numbers.add(number(v, id));
-                }
-                if (numbers.isEmpty()) {
-                    throw new CatalogueException(id, "empty number list");
-                }
-                return new FieldMatch(MatchType.NUMBER, null, null, numbers);
-            }
-            case "regex", "regex_ci" -> {
-                String re = v.asText();
-                String unsafe = RegexSafety.check(re);
-                if (unsafe != null) {
-                    throw new CatalogueException(id, "regex /" + re + "/ rejected: " + unsafe);
-                }
-                try {
-                    int flags = key.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0; // ASCII case folding: provider texts are ASCII, and it is several times faster
-                    return new FieldMatch(MatchType.REGEX, null, Pattern.compile(re, flags), null);
-                } catch (PatternSyntaxException e) {
-                    throw new CatalogueException(id, "regex /" + re + "/ does not compile: " + e.getDescription(), e);
-                }
-            }
-            default -> {
-                if (!v.isTextual() || v.asText().isEmpty()) {
-                    throw new CatalogueException(id, key + " must be a non-empty string");
-                }
-                MatchType type = MatchType.valueOf(key.toUpperCase(Locale.ROOT));
-                return new FieldMatch(type, v.asText(), null, null);
-            }
-        }
     }
 
     /**
@@ -490,13 +314,6 @@ public final class Catalogue {
             }
         }
         return List.copyOf(seen);
-    }
-
-    private static long number(JsonNode n, String id) {
-        if (!n.isIntegralNumber()) {
-            throw new CatalogueException(id, "number must be an integer, got " + n);
-        }
-        return n.asLong();
     }
 
     private static Set<String> names(JsonNode node, String key, String id) {
@@ -546,7 +363,7 @@ public final class Catalogue {
         }
     }
 
-    private static String text(JsonNode node, String key, String id) {
+    static String text(JsonNode node, String key, String id) {
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
             if (id == null) {

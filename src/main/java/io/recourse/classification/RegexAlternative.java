@@ -75,7 +75,7 @@ final class RegexAlternative {
         this.clauses = clauses.toArray(int[][]::new);
         this.trigger = trigger(this.clauses, literals);
         String re = pattern.pattern();
-        List<String> split = RegexPrefilter.splitTopLevel(re);
+        List<String> split = RegexSource.splitTopLevel(re);
         this.anchored = re.startsWith("^") && split != null && split.size() == 1
                 && (pattern.flags() & (Pattern.MULTILINE | Pattern.LITERAL | Pattern.COMMENTS)) == 0;
         boolean usable = starts != null && !re.contains("\\G");

@@ -131,38 +131,38 @@ public class RegexPrefilterProperties {
 
     @Test
     public void aLeadingLiteralStopsBeforeAnOptionalAtomAndAfterARepeatedOne() {
-        assertThat(RegexPrefilter.leadingLiteral("usage_?limit")).isEqualTo("usage");
-        assertThat(RegexPrefilter.leadingLiteral("(?<![a-z0-9_])rate_limit_(?:error)")).isEqualTo("rate_limit_");
-        assertThat(RegexPrefilter.leadingLiteral("API\\s{1,3}Error")).isEqualTo("API");
-        assertThat(RegexPrefilter.leadingLiteral("ab+c")).isEqualTo("ab");
-        assertThat(RegexPrefilter.leadingLiteral("\\\"code\\\"")).isEqualTo("\"code\"");
-        assertThat(RegexPrefilter.leadingLiteral("(?:x|y)z")).isEmpty();
+        assertThat(RegexSource.leadingLiteral("usage_?limit")).isEqualTo("usage");
+        assertThat(RegexSource.leadingLiteral("(?<![a-z0-9_])rate_limit_(?:error)")).isEqualTo("rate_limit_");
+        assertThat(RegexSource.leadingLiteral("API\\s{1,3}Error")).isEqualTo("API");
+        assertThat(RegexSource.leadingLiteral("ab+c")).isEqualTo("ab");
+        assertThat(RegexSource.leadingLiteral("\\\"code\\\"")).isEqualTo("\"code\"");
+        assertThat(RegexSource.leadingLiteral("(?:x|y)z")).isEmpty();
     }
 
     @Test
     public void aRequiredRunIsTheLongestLiteralNoQuantifierMakesOptional() {
-        assertThat(RegexPrefilter.requiredRun("(?:\\w{1,30}_)?quota[\\s_](?:exceeded)")).isEqualTo("quota");
-        assertThat(RegexPrefilter.requiredRun("(?:error|hit)[^\\n]{0,60}(?<![a-z])rate[\\s_-]?limit")).isEqualTo("limit");
-        assertThat(RegexPrefilter.requiredRun("[A-Z]{2,20}_API_KEY\\s{1,3}")).isEqualTo("_API_KEY");
-        assertThat(RegexPrefilter.requiredRun("colou?r")).isEqualTo("colo");
-        assertThat(RegexPrefilter.requiredRun("ab\\.cd+e")).isEqualTo("ab.cd");
-        assertThat(RegexPrefilter.requiredRun("\\d{1,3}\\s")).isNull();
+        assertThat(RegexSource.requiredRun("(?:\\w{1,30}_)?quota[\\s_](?:exceeded)")).isEqualTo("quota");
+        assertThat(RegexSource.requiredRun("(?:error|hit)[^\\n]{0,60}(?<![a-z])rate[\\s_-]?limit")).isEqualTo("limit");
+        assertThat(RegexSource.requiredRun("[A-Z]{2,20}_API_KEY\\s{1,3}")).isEqualTo("_API_KEY");
+        assertThat(RegexSource.requiredRun("colou?r")).isEqualTo("colo");
+        assertThat(RegexSource.requiredRun("ab\\.cd+e")).isEqualTo("ab.cd");
+        assertThat(RegexSource.requiredRun("\\d{1,3}\\s")).isNull();
     }
 
     /** An escape's payload (the hex digits of {@code \x22}, of a unicode escape) is not literal text. */
     @Test
     public void aRequiredRunNeverReadsAnEscapesPayloadAsText() {
-        assertThat(RegexPrefilter.requiredRun("\\x22result\\x22\\s{0,2}:")).isEqualTo("result");
-        assertThat(RegexPrefilter.requiredRun("\\x{22}code\\x{22}")).isEqualTo("code");
-        assertThat(RegexPrefilter.requiredRun("\\u0022abc\\u0022")).isEqualTo("abc");
-        assertThat(RegexPrefilter.requiredRun("\\0101xyz")).isEqualTo("xyz");
-        assertThat(RegexPrefilter.requiredRun("\\p{L}quota")).isEqualTo("quota");
-        assertThat(RegexPrefilter.requiredRun("(a)\\1bcd")).isNull();
+        assertThat(RegexSource.requiredRun("\\x22result\\x22\\s{0,2}:")).isEqualTo("result");
+        assertThat(RegexSource.requiredRun("\\x{22}code\\x{22}")).isEqualTo("code");
+        assertThat(RegexSource.requiredRun("\\u0022abc\\u0022")).isEqualTo("abc");
+        assertThat(RegexSource.requiredRun("\\0101xyz")).isEqualTo("xyz");
+        assertThat(RegexSource.requiredRun("\\p{L}quota")).isEqualTo("quota");
+        assertThat(RegexSource.requiredRun("(a)\\1bcd")).isNull();
     }
 
     @Test
     public void alternativesAreSplitOnlyAtTheTopLevel() {
-        assertThat(RegexPrefilter.splitTopLevel("abc|d(e|f)|[|]g|h\\|i")).containsExactly("abc", "d(e|f)", "[|]g", "h\\|i");
+        assertThat(RegexSource.splitTopLevel("abc|d(e|f)|[|]g|h\\|i")).containsExactly("abc", "d(e|f)", "[|]g", "h\\|i");
         assertThat(RegexPrefilter.of(Pattern.compile("abc|(?i:you)\\sran|(?-i:E)xy")).parts()).as("scoped flag groups").hasSize(3);
         assertThat(RegexPrefilter.of(Pattern.compile("abc|(?i)you")).parts()).as("a flag to the end of the pattern").hasSize(1);
         assertThat(RegexPrefilter.of(Pattern.compile("abc|(?x:y o u)")).parts()).as("a syntax flag").hasSize(1);

@@ -82,17 +82,17 @@ public class WindowedAlternativeProperties {
 
     @Test
     public void onlyTheAnyCharacterPrefixFromTheStartIsWindowed() {
-        assertThat(RegexPrefilter.windowed("^[\\s\\S]{0,240}(?:error|fail)")).isEqualTo(
-                new RegexPrefilter.Windowed(240, List.of("error", "fail")));
-        assertThat(RegexPrefilter.windowed("^[\\S\\s]{0,3}?(?:a|b)c")).isEqualTo(
-                new RegexPrefilter.Windowed(3, List.of("(?:a)c", "(?:b)c")));
-        assertThat(RegexPrefilter.windowed("^[\\s\\S]{0,3}abc")).isEqualTo(new RegexPrefilter.Windowed(3, List.of("abc")));
-        assertThat(RegexPrefilter.windowed("^[\\s\\S]{0,3}(?:a|b)?c")).as("an optional group").isEqualTo(
-                new RegexPrefilter.Windowed(3, List.of("(?:a|b)?c")));
+        assertThat(RegexSource.windowed("^[\\s\\S]{0,240}(?:error|fail)")).isEqualTo(
+                new RegexSource.Windowed(240, List.of("error", "fail")));
+        assertThat(RegexSource.windowed("^[\\S\\s]{0,3}?(?:a|b)c")).isEqualTo(
+                new RegexSource.Windowed(3, List.of("(?:a)c", "(?:b)c")));
+        assertThat(RegexSource.windowed("^[\\s\\S]{0,3}abc")).isEqualTo(new RegexSource.Windowed(3, List.of("abc")));
+        assertThat(RegexSource.windowed("^[\\s\\S]{0,3}(?:a|b)?c")).as("an optional group").isEqualTo(
+                new RegexSource.Windowed(3, List.of("(?:a|b)?c")));
         List<String> none = new ArrayList<>(List.of("[\\s\\S]{0,3}(?:a|b)", "^[\\s\\S]{1,3}(?:a|b)", "^[^\\n]{0,3}a",
                 "^[\\s\\S]{0,3}+a", "^[\\s\\S]{0,3}", "^[\\s\\S]{0,3}*a"));
         for (String re : none) {
-            assertThat(RegexPrefilter.windowed(re)).as(re).isNull();
+            assertThat(RegexSource.windowed(re)).as(re).isNull();
         }
         Pattern multiline = Pattern.compile("^[\\s\\S]{0,3}(?:a|b)", Pattern.MULTILINE);
         assertThat(RegexPrefilter.of(multiline).parts()).as("MULTILINE: '^' after every line break").allMatch(p -> p.window() < 0);
