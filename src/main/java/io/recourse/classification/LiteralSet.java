@@ -281,7 +281,8 @@ public final class LiteralSet {
         return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
     }
 
-    private static String foldAll(String s) {
+    /** {@code s} with {@link #fold} applied to every character. */
+    static String foldAll(String s) {
         char[] out = s.toCharArray();
         for (int i = 0; i < out.length; i++) {
             out[i] = fold(out[i]);

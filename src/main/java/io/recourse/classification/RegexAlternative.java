@@ -48,7 +48,7 @@ final class RegexAlternative {
      */
     final boolean scanFree;
     /**
-     * A piece of a windowed alternative ({@link RegexPrefilter#windowed}): a match must start at a
+     * A piece of a windowed alternative ({@link RegexSource#windowed}): a match must start at a
      * code-point boundary with at most this many code points before it; -1: anywhere.
      */
     final int window;
@@ -60,11 +60,6 @@ final class RegexAlternative {
     final String pureLiteral;
     /** {@link #pureLiteral} compares exactly ({@code String.indexOf}): case-sensitive, or no ASCII letter in it. */
     private final boolean pureExact;
-
-    RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
-                List<String> literals) {
-        this(id, gate, pattern, clauses, starts, startIds, caseSensitive, literals, -1);
-    }
 
     RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                 List<String> literals, int window) {
@@ -103,16 +98,16 @@ final class RegexAlternative {
             letters |= c < 0x80 && Character.isLetter(c);
         }
         boolean ci = (pattern.flags() & Pattern.CASE_INSENSITIVE) != 0;
-        this.pureLiteral = plain ? (ci ? foldAscii(re) : re) : null;
+        this.pureLiteral = plain ? (ci ? LiteralSet.foldAll(re) : re) : null;
         this.pureExact = plain && (!ci || !letters);
     }
 
-    private static String foldAscii(String s) {
-        char[] out = s.toCharArray();
-        for (int k = 0; k < out.length; k++) {
-            out[k] = LiteralSet.fold(out[k]);
-        }
-        return new String(out);
+    /**
+     * Whether a match of this piece may start at {@code p}: anywhere when it is not windowed, else at a
+     * code-point boundary with at most {@link #window} code points before it.
+     */
+    private boolean startsInWindow(String text, int p) {
+        return window < 0 || RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p);
     }
 
     /** Whether {@code re} ends with an unescaped {@code $}. */
@@ -389,7 +384,7 @@ final class RegexAlternative {
             } else {
                 p = indexOf(text, pureLiteral, 0);
             }
-            return p != NONE && (window < 0 || RegexPrefilter.inWindow(text, p, window));
+            return p != NONE && startsInWindow(text, p); // a pure literal holds no surrogate: p is a boundary
         }
         int n = text.length();
         // a windowed piece starts within its window: no candidate position past this index
@@ -397,7 +392,7 @@ final class RegexAlternative {
         if (starts == null && leading != null) { // tried only where a leading character is
             Matcher m = null;
             for (int p = leading.next(text, 0); p >= 0 && p <= last; p = leading.next(text, p + 1)) {
-                if (window >= 0 && !(RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p))) {
+                if (!startsInWindow(text, p)) {
                     continue;
                 }
                 if (m == null) {
@@ -431,7 +426,7 @@ final class RegexAlternative {
             if (p == NONE || p > last) {
                 return false;
             }
-            if (window < 0 || RegexPrefilter.inWindow(text, p, window) && RegexPrefilter.boundary(text, p)) {
+            if (startsInWindow(text, p)) {
                 if (m == null) {
                     m = matcher(text, matchers);
                 }

@@ -268,7 +268,7 @@ public class ClassifierFastPathProperties {
         assertThat(RegexAlternative.endsWithDollar("a\\$")).isFalse();
         assertThat(RegexAlternative.endsWithDollar("a\\\\$")).isTrue();
         java.util.regex.Pattern p = java.util.regex.Pattern.compile("[^}\\s]\\s{0,3}$");
-        RegexAlternative alt = new RegexAlternative(0, 0, p, List.of(), null, null, true, List.of());
+        RegexAlternative alt = new RegexAlternative(0, 0, p, List.of(), null, null, true, List.of(), -1);
         assertThat(alt.tail).isEqualTo(10);
         for (String text : List.of("", "x", "x\n", "x  \r\n", "}  ", "ab}", "ab}\n", "abc    ", "abc   \n", "\uD83D\uDE00 \n",
                 "error: {\"a\":1}  \n", "a\u2028", "abc\n\n", "a long line of prose that ends in a brace }",

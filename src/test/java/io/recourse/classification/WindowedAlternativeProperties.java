@@ -16,7 +16,7 @@ import org.quicktheories.generators.Generate;
 
 /**
  * An alternative {@code ^[\s\S]{0,N}(?:A|B|…)S} is read as the pieces {@code A}, {@code B}, … each
- * to start within the first N code points ({@link RegexPrefilter#windowed}); both the prefilter's
+ * to start within the first N code points ({@link RegexSource#windowed}); both the prefilter's
  * {@link RegexPrefilter#find} and each piece's {@link RegexAlternative#find} (leading literals,
  * leading characters, anchored, or the windowed {@code find()}) answer exactly as the whole regex's
  * {@code find()}: on generated patterns with small windows (so the window's edge is reached) over
