@@ -85,8 +85,6 @@ public final class RoutingTopology {
     public static final String INVALID_ROUTE_CONFIG = "invalid_route_config";
     /** DLQ reason: a null value on the route configuration topic while tombstones are rejected (DESIGN §7.1). */
     public static final String ROUTE_CONFIG_TOMBSTONE_REJECTED = "route_config_tombstone_rejected";
-    /** Counter of unknown members ignored in accepted route configuration documents. */
-    public static final String ROUTE_CONFIG_UNKNOWN_FIELDS = RecourseMeters.ROUTE_CONFIG_UNKNOWN_FIELDS;
 
 
     // --- Office inputs ---

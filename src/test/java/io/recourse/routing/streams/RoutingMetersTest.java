@@ -43,7 +43,7 @@ public class RoutingMetersTest {
             Counter unknown = registry.find(RecourseMeters.ROUTE_CONFIG_UNKNOWN_FIELDS).counter();
             assertThat(unknown).as("registered when the topology is built").isNotNull();
             assertThat(unknown.count()).isZero();
-            assertThat(RoutingTopology.ROUTE_CONFIG_UNKNOWN_FIELDS).isEqualTo("recourse.route.config.unknown.fields");
+            assertThat(RecourseMeters.ROUTE_CONFIG_UNKNOWN_FIELDS).isEqualTo("recourse.route.config.unknown.fields");
 
             String json = RouteConfigJson.write(RoutingDemoScenario.config())
                     .replaceFirst("\\{", "{\"owner\":\"ops\",\"team\":\"a\",");

@@ -360,7 +360,7 @@ public class RoutingTopologyTest {
 
                 assertThat(driver.dlq.isEmpty()).isTrue();
                 assertThat(RoutingAvro.fromAvro(driver.validated.readValue())).isEqualTo(RoutingDemoScenario.config());
-                assertThat(registry.get(RoutingTopology.ROUTE_CONFIG_UNKNOWN_FIELDS).counter().count()).isEqualTo(1.0);
+                assertThat(registry.get(io.recourse.evidence.streams.RecourseMeters.ROUTE_CONFIG_UNKNOWN_FIELDS).counter().count()).isEqualTo(1.0);
             } finally {
                 io.micrometer.core.instrument.Metrics.removeRegistry(registry);
             }
