@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recourse.avro.RouteCommand;
 import io.recourse.avro.RouteConfigValue;
+import io.recourse.avro.RunState;
 import io.recourse.config.RecourseConfig;
 import io.recourse.kit.Topics;
 import io.recourse.routing.RouteAction;
 import io.recourse.routing.RouteConfig;
 import io.recourse.routing.RouteConfigJson;
+import io.recourse.routing.RunStatus;
 import io.recourse.routing.streams.RoutingOutput;
 import io.recourse.routing.streams.RoutingTopology;
 import io.recourse.runtime.RecourseRunner;
@@ -61,6 +63,16 @@ final class RoutingDispatcher implements AutoCloseable {
     private final java.util.Set<String> woken = new java.util.HashSet<>();
     private boolean firstRetryFailed;
     private int phase = 1;
+    /**
+     * Each burst's first failure is the owner run's (run-01), as in the simulator's script: the other
+     * runs' failing turns are held until the owner's {@code short_retry} RunState of that burst is
+     * read, so which run probes the candidate does not depend on which frames partition's task the
+     * evidence stage happened to process first.
+     */
+    private final String ownerRun;
+    private boolean ownerProbing;
+    private final List<RouteCommand> heldLaunches = new ArrayList<>();
+    private final List<String> heldBurstTwo = new ArrayList<>();
     private Instant burstTwoAt;
     Instant quotaReset;
 
@@ -69,6 +81,7 @@ final class RoutingDispatcher implements AutoCloseable {
         this.topics = Topics.from(config);
         this.time = time;
         this.runs = runs;
+        this.ownerRun = RoutingDemoScenario.runIds(runs).get(0);
         String bootstrap = runner.bootstrapServers();
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0),
@@ -133,9 +146,27 @@ final class RoutingDispatcher implements AutoCloseable {
                 burstTwoAt = time.now().plusSeconds(30);
             }
             if (phase == 1 && burstTwoAt != null && !time.now().isBefore(burstTwoAt)) {
-                phase = 2; // burst 2: a new user turn on every run's session hits capacity
+                phase = 2; // burst 2: a new user turn on every run's session hits capacity, the owner's first
+                ownerProbing = false;
                 for (String id : RoutingDemoScenario.runIds(runs)) {
+                    if (id.equals(ownerRun)) {
+                        publishTurn(id, sessionOf.get(id), "user", null, 0, TurnEnd.CAPACITY);
+                    } else {
+                        heldBurstTwo.add(id);
+                    }
+                }
+            }
+            if (ownerProbing && !heldBurstTwo.isEmpty()) {
+                for (String id : heldBurstTwo) {
                     publishTurn(id, sessionOf.get(id), "user", null, 0, TurnEnd.CAPACITY);
+                }
+                heldBurstTwo.clear();
+            }
+            if (ownerProbing && !heldLaunches.isEmpty()) {
+                List<RouteCommand> launches = List.copyOf(heldLaunches);
+                heldLaunches.clear();
+                for (RouteCommand c : launches) {
+                    dispatch(c);
                 }
             }
             if (settled == null && woken.size() == runs) {
@@ -158,8 +189,17 @@ final class RoutingDispatcher implements AutoCloseable {
                     raw.timestamp(), raw.timestampType(), raw.serializedKeySize(), raw.serializedValueSize(),
                     raw.key(), v, raw.headers(), raw.leaderEpoch());
             observed.records.get(kinds.get(raw.topic())).add(r);
+            if (v instanceof RunState s && ownerRun.equals(s.getRunId())
+                    && RunStatus.SHORT_RETRY.wire().equals(s.getStatus())) {
+                ownerProbing = true;
+            }
             if (v instanceof RouteCommand c) {
-                dispatch(c);
+                if (phase == 1 && !ownerProbing && !ownerRun.equals(c.getRunId())
+                        && RouteAction.fromWire(c.getAction()) == RouteAction.LAUNCH) {
+                    heldLaunches.add(c); // dispatched once the owner's failure has been decided
+                } else {
+                    dispatch(c);
+                }
             }
         }
         for (ConsumerRecord<byte[], byte[]> r : dlq.poll(Duration.ZERO)) {
