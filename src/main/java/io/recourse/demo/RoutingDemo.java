@@ -43,7 +43,9 @@ import picocli.CommandLine.Spec;
  * the bundled samples' payloads: candidate 1 fails with model capacity (burst 1 clears on the owner's
  * second short retry; burst 2, 30 s after every run completed, does not clear), candidate 2 is
  * quota-limited with a reset 60 s after the frame, candidate 3 is auth-expired; after the reset a
- * turn on candidate 2 succeeds. The check is structural per run and per health key against
+ * turn on candidate 2 succeeds. Each burst's first failing turn is the first run's: the other runs'
+ * are published once the owner's {@code short_retry} RunState for it is read, so the run that probes
+ * the candidate is the simulator's whatever order the frames' partitions are processed in. The check is structural per run and per health key against
  * {@link RoutingDemoScenario} played on the {@link RoutingSimulator}: RouteCommand actions and
  * candidates, RunState statuses, ProviderHealth states, the configured short retries, and one park
  * per run with {@code wake_at} ≈ the quota reset, released exactly once. Exit 0 when it holds, else
