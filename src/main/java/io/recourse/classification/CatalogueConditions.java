@@ -20,7 +20,8 @@ import java.util.regex.PatternSyntaxException;
  * Reads one rule condition ({@code when} entry) or marker test of a catalogue file into a
  * {@link Condition}: its fields ({@code in} with {@code @field_set}s, or {@code kind} +
  * {@code field(s)}), exactly one match ({@code literal}, {@code literal_ci}, {@code equals},
- * {@code equals_ci}, {@code regex}, {@code regex_ci} checked by {@link RegexSafety}, {@code number}),
+ * {@code equals_ci}, {@code regex}, {@code regex_ci} checked by {@link RegexSafety} — one regex or a
+ * list of up to {@value #MAX_REGEX_PARTS}, any of which may match —, {@code number}),
  * an optional {@code unless} and {@code not} (DESIGN §5.2; catalogue README, "Layout"). Every error
  * is a {@link CatalogueException} naming the rule. Used by {@link Catalogue}'s loader.
  */
@@ -104,13 +105,16 @@ final class CatalogueConditions {
     /** Most parts an {@code unless} list may hold. */
     static final int MAX_UNLESS_PARTS = 4;
 
+    /** Most regexes a {@code regex} or {@code regex_ci} list may hold (as many as an {@code unless} list). */
+    static final int MAX_REGEX_PARTS = MAX_UNLESS_PARTS;
+
     /**
      * A condition's {@code unless}: one match object, or a list of at most {@value #MAX_UNLESS_PARTS}
      * regex matches of one kind (all {@code regex} or all {@code regex_ci}), each checked on its own
      * by {@link RegexSafety} (so each within its length bound); a value matching any of them
-     * disqualifies the signal. The list compiles to the alternation of its parts: a regex's
-     * {@code find()} of {@code A|B} is {@code find(A) || find(B)}, and every branch is one of a part's.
-     * Errors: an empty or longer list, a part that is not a regex, parts of both kinds.
+     * disqualifies the signal. The parts stay separate patterns of one {@link FieldMatch} (its test
+     * is {@code find()} of any of them). Errors (naming the rule and the part's index): an empty or
+     * longer list, a part that is not a regex or is itself a list, parts of both kinds.
      */
     private static FieldMatch unless(JsonNode u, String id) {
         if (!u.isArray()) {
@@ -120,21 +124,22 @@ final class CatalogueConditions {
             throw new CatalogueException(id, "an 'unless' list holds 1 to " + MAX_UNLESS_PARTS + " regex matches, got " + u.size());
         }
         String kind = null;
-        StringBuilder joined = new StringBuilder();
-        for (JsonNode part : u) {
-            FieldMatch m = match(part, id);
-            if (m.type() != MatchType.REGEX) {
-                throw new CatalogueException(id, "an 'unless' list holds regex or regex_ci matches only");
+        List<Pattern> patterns = new ArrayList<>();
+        for (int i = 0; i < u.size(); i++) {
+            JsonNode part = u.get(i);
+            String where = "unless[" + i + "]: ";
+            FieldMatch m = match(part, id, where);
+            if (m.type() != MatchType.REGEX || m.patterns().size() != 1) {
+                throw new CatalogueException(id, where + "an 'unless' list holds regex or regex_ci matches only, each of one regex");
             }
             String k = part.has("regex") ? "regex" : "regex_ci";
             if (kind != null && !kind.equals(k)) {
-                throw new CatalogueException(id, "an 'unless' list holds matches of one kind (all regex or all regex_ci)");
+                throw new CatalogueException(id, where + "an 'unless' list holds matches of one kind (all regex or all regex_ci)");
             }
             kind = k;
-            joined.append(joined.isEmpty() ? "" : "|").append(part.get(k).asText());
+            patterns.add(m.patterns().get(0));
         }
-        int flags = kind.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0;
-        return new FieldMatch(MatchType.REGEX, null, Pattern.compile(joined.toString(), flags), null);
+        return new FieldMatch(MatchType.REGEX, null, patterns, null);
     }
 
     static Rule.Target target(String ref, String id) {
@@ -159,6 +164,11 @@ final class CatalogueConditions {
     }
 
     private static FieldMatch match(JsonNode c, String id) {
+        return match(c, id, "");
+    }
+
+    /** {@link #match(JsonNode, String)}, its errors prefixed with {@code where} (an {@code unless} part's index). */
+    private static FieldMatch match(JsonNode c, String id, String where) {
         List<String> present = new ArrayList<>();
         c.fieldNames().forEachRemaining(f -> {
             if (MATCH_KEYS.contains(f)) {
@@ -166,7 +176,7 @@ final class CatalogueConditions {
             }
         });
         if (present.size() != 1) {
-            throw new CatalogueException(id, "a condition needs exactly one of " + new TreeSet<>(MATCH_KEYS) + ", got " + present);
+            throw new CatalogueException(id, where + "a condition needs exactly one of " + new TreeSet<>(MATCH_KEYS) + ", got " + present);
         }
         String key = present.get(0);
         JsonNode v = c.get(key);
@@ -179,30 +189,53 @@ final class CatalogueConditions {
                     numbers.add(number(v, id));
                 }
                 if (numbers.isEmpty()) {
-                    throw new CatalogueException(id, "empty number list");
+                    throw new CatalogueException(id, where + "empty number list");
                 }
                 return new FieldMatch(MatchType.NUMBER, null, null, numbers);
             }
             case "regex", "regex_ci" -> {
-                String re = v.asText();
-                String unsafe = RegexSafety.check(re);
-                if (unsafe != null) {
-                    throw new CatalogueException(id, "regex /" + re + "/ rejected: " + unsafe);
+                int flags = key.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0; // ASCII case folding: provider texts are ASCII, and it is several times faster
+                if (!v.isArray()) {
+                    return FieldMatch.regex(regex(v.asText(), flags, id, where));
                 }
-                try {
-                    int flags = key.equals("regex_ci") ? Pattern.CASE_INSENSITIVE : 0; // ASCII case folding: provider texts are ASCII, and it is several times faster
-                    return new FieldMatch(MatchType.REGEX, null, Pattern.compile(re, flags), null);
-                } catch (PatternSyntaxException e) {
-                    throw new CatalogueException(id, "regex /" + re + "/ does not compile: " + e.getDescription(), e);
+                if (v.isEmpty() || v.size() > MAX_REGEX_PARTS) {
+                    throw new CatalogueException(id, where + "a '" + key + "' list holds 1 to " + MAX_REGEX_PARTS + " regexes, got " + v.size());
                 }
+                List<Pattern> patterns = new ArrayList<>();
+                for (int i = 0; i < v.size(); i++) {
+                    String at = where + key + "[" + i + "]: ";
+                    if (!v.get(i).isTextual() || v.get(i).asText().isEmpty()) {
+                        throw new CatalogueException(id, at + "a list element must be a non-empty string");
+                    }
+                    patterns.add(regex(v.get(i).asText(), flags, id, at));
+                }
+                return new FieldMatch(MatchType.REGEX, null, patterns, null);
             }
             default -> {
                 if (!v.isTextual() || v.asText().isEmpty()) {
-                    throw new CatalogueException(id, key + " must be a non-empty string");
+                    throw new CatalogueException(id, where + key + " must be a non-empty string");
                 }
                 MatchType type = MatchType.valueOf(key.toUpperCase(Locale.ROOT));
                 return new FieldMatch(type, v.asText(), null, null);
             }
+        }
+    }
+
+    /**
+     * One regex of a {@code regex} / {@code regex_ci} value: a string that {@link RegexSafety}
+     * accepts (at most {@value RegexSafety#MAX_LENGTH} characters) and that compiles with {@code flags}.
+     *
+     * @param where prefix of the error naming the list element ({@code regex[1]: }), or empty
+     */
+    private static Pattern regex(String re, int flags, String id, String where) {
+        String unsafe = RegexSafety.check(re);
+        if (unsafe != null) {
+            throw new CatalogueException(id, where + "regex /" + re + "/ rejected: " + unsafe);
+        }
+        try {
+            return Pattern.compile(re, flags);
+        } catch (PatternSyntaxException e) {
+            throw new CatalogueException(id, where + "regex /" + re + "/ does not compile: " + e.getDescription(), e);
         }
     }
 

@@ -155,8 +155,25 @@ public record Rule(
     /**
      * A field test: substring literal (case-sensitive or not), whole-value equality, bounded
      * regex ({@link java.util.regex.Matcher#find()}), or numeric equality against a set.
+     *
+     * @param patterns for {@link MatchType#REGEX}: one to four regexes (a catalogue {@code regex}
+     *                 list, or an {@code unless} list), the test passing when any of them finds a
+     *                 match; each is its own compiled pattern, read by the fast paths as a
+     *                 separate regex would be; empty for other types
      */
-    public record FieldMatch(MatchType type, String literal, Pattern pattern, Set<Long> numbers) {
+    public record FieldMatch(MatchType type, String literal, List<Pattern> patterns, Set<Long> numbers) {
+
+        public FieldMatch {
+            patterns = patterns == null ? List.of() : List.copyOf(patterns);
+            if (type == MatchType.REGEX && patterns.isEmpty()) {
+                throw new IllegalArgumentException("a regex test needs a pattern");
+            }
+        }
+
+        /** A regex test of one pattern. */
+        static FieldMatch regex(Pattern pattern) {
+            return new FieldMatch(MatchType.REGEX, null, List.of(pattern), null);
+        }
 
         /** True when {@code value} passes. */
         public boolean test(String value) {
@@ -170,13 +187,23 @@ public record Rule(
                 case LITERAL_CI -> value.toLowerCase(Locale.ROOT).contains(literal.toLowerCase(Locale.ROOT));
                 case EQUALS -> value.equals(literal);
                 case EQUALS_CI -> value.equalsIgnoreCase(literal);
-                case REGEX -> plainRegex ? pattern.matcher(value).find()
-                                         : RegexPrefilter.of(pattern).find(value); // exactly pattern.matcher(value).find(), faster
+                case REGEX -> anyFinds(value, plainRegex);
                 case NUMBER -> {
                     Long n = parseLong(value.trim());
                     yield n != null && numbers.contains(n);
                 }
             };
+        }
+
+        /** Whether one of {@link #patterns} finds a match in {@code value}, in their order. */
+        private boolean anyFinds(String value, boolean plainRegex) {
+            for (Pattern p : patterns) {
+                if (plainRegex ? p.matcher(value).find()
+                               : RegexPrefilter.of(p).find(value)) { // exactly p.matcher(value).find(), faster
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
@@ -203,7 +230,7 @@ public record Rule(
                 case LITERAL_CI -> "contains (any case) '" + literal + "'";
                 case EQUALS -> "= '" + literal + "'";
                 case EQUALS_CI -> "= (any case) '" + literal + "'";
-                case REGEX -> "~ /" + pattern.pattern() + "/";
+                case REGEX -> "~ " + String.join(" or ", patterns.stream().map(p -> "/" + p.pattern() + "/").toList());
                 case NUMBER -> "in " + new java.util.TreeSet<>(numbers);
             };
         }

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * each field of a turn's signals once:
  *
  * <ul>
- *   <li>every catalogue regex is split into its top-level alternatives ({@link RegexPrefilter});
+ *   <li>every catalogue regex (each of a {@code regex} list's) is split into its top-level
+ *       alternatives ({@link RegexPrefilter});
  *       each alternative gets clauses of literals every match contains ({@link RequiredLiterals},
  *       and its leading literals: one of them starts every match); all go into one
  *       {@link LiteralSet} for the whole catalogue;</li>
@@ -63,7 +64,7 @@ public final class RuleIndex {
     final int[] altGate;
     /** Words of a bit set over the alternative ids. */
     final int alternativeWords;
-    /** Gate id (one per distinct catalogue regex: pattern and flags) → its alternatives. */
+    /** Gate id (one per distinct catalogue regex test: its patterns and flags) → its alternatives (each pattern's, in order). */
     final RegexAlternative[][] gates;
     private final Map<FieldMatch, Integer> gateIds;
     /** Distinct fields the catalogue reads; a target id is an index. */
@@ -452,8 +453,8 @@ public final class RuleIndex {
         final List<RegexAlternative> alternatives = new ArrayList<>();
         final List<RegexAlternative[]> gates = new ArrayList<>();
         final Map<FieldMatch, Integer> gateIds = new IdentityHashMap<>();
-        /** The same regex (pattern and flags) in several tests is one gate: compiled once, its result kept per field. */
-        final Map<String, Integer> gateByRegex = new HashMap<>();
+        /** The same regexes (patterns and flags, in order) in several tests are one gate: compiled once, its result kept per field. */
+        final Map<List<String>, Integer> gateByRegex = new HashMap<>();
         final List<Rule.Target> targets = new ArrayList<>();
         final Map<Rule.Target, Integer> targetIds = new HashMap<>();
         final List<String[]> scopes = new ArrayList<>();
@@ -484,7 +485,12 @@ public final class RuleIndex {
             return new CompiledCondition(kinds, ids, kindOf, c.match(), matchGate, c.unless(), unlessGate);
         }
 
-        /** The gate id of a regex test; -1 for other tests (they run as they are). */
+        /**
+         * The gate id of a regex test; -1 for other tests (they run as they are). A test of several
+         * patterns (a {@code regex} or {@code unless} list) is one gate whose alternatives are each
+         * pattern's own, in order, exactly as the patterns' gates would have them: the gate holds
+         * when one of them does, as {@code find()} of one of the patterns.
+         */
         int gate(FieldMatch m) {
             if (m == null || m.type() != MatchType.REGEX) {
                 return -1;
@@ -493,7 +499,7 @@ public final class RuleIndex {
             if (known != null) {
                 return known;
             }
-            String key = m.pattern().flags() + "/" + m.pattern().pattern();
+            List<String> key = m.patterns().stream().map(p -> p.flags() + "/" + p.pattern()).toList();
             known = gateByRegex.get(key);
             if (known != null) {
                 gateIds.put(m, known);
@@ -501,7 +507,18 @@ public final class RuleIndex {
             }
             int id = gates.size();
             gateByRegex.put(key, id);
-            RegexPrefilter p = RegexPrefilter.of(m.pattern());
+            List<RegexAlternative> alts = new ArrayList<>();
+            for (Pattern pattern : m.patterns()) {
+                alts.addAll(alternatives(RegexPrefilter.of(pattern), id, alternatives.size() + alts.size()));
+            }
+            alternatives.addAll(alts);
+            gates.add(alts.toArray(RegexAlternative[]::new));
+            gateIds.put(m, id);
+            return id;
+        }
+
+        /** The alternatives of one pattern's prefilter for gate {@code gate}, numbered from {@code firstId}. */
+        private List<RegexAlternative> alternatives(RegexPrefilter p, int gate, int firstId) {
             boolean caseSensitive = !p.ignoreCase();
             List<RegexAlternative> alts = new ArrayList<>();
             for (RegexPrefilter.Part part : p.parts()) {
@@ -528,14 +545,10 @@ public final class RuleIndex {
                 for (List<String> c : clauses) { // all of them: fewer regex runs pay for the longer scan
                     ids.add(c.stream().mapToInt(l -> literal(l, caseSensitive)).distinct().toArray());
                 }
-                alts.add(new RegexAlternative(alternatives.size() + alts.size(), id, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText, part.window()));
+                alts.add(new RegexAlternative(firstId + alts.size(), gate, part.pattern(), dedupe(ids), starts, startIds, caseSensitive, literalText, part.window()));
             }
-            alternatives.addAll(alts);
-            gates.add(alts.toArray(RegexAlternative[]::new));
-            gateIds.put(m, id);
-            return id;
+            return alts;
         }
-
 
         private static List<int[]> dedupe(List<int[]> clauses) {
             List<int[]> out = new ArrayList<>();

@@ -76,11 +76,57 @@ public class CatalogueValidationTest {
         String empty = RULE_A.replace("\"literal_ci\":\"boom\"}", "\"literal_ci\":\"boom\",\"unless\":[]}");
 
         assertThatThrownBy(() -> Catalogue.parse(file(mixed)))
-                .hasMessageContaining("'test.a.v1'").hasMessageContaining("of one kind");
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unless[1]: ").hasMessageContaining("of one kind");
         assertThatThrownBy(() -> Catalogue.parse(file(literal)))
                 .hasMessageContaining("'test.a.v1'").hasMessageContaining("regex or regex_ci matches only");
         assertThatThrownBy(() -> Catalogue.parse(file(empty)))
                 .hasMessageContaining("'test.a.v1'").hasMessageContaining("1 to 4 regex matches");
+    }
+
+    @Test
+    public void aRegexListHoldsWhenAnyOfItsRegexesFinds() {
+        String listed = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex_ci\":[\"^quoted\",\"you\\\\s{1,3}asked\"]");
+
+        var match = Catalogue.parse(file(listed)).rules().get(0).conditions().get(0).match();
+
+        assertThat(match.patterns()).hasSize(2);
+        assertThat(match.test("Quoted: boom")).isTrue();
+        assertThat(match.test("boom, as YOU  asked")).isTrue();
+        assertThat(match.test("boom: the server failed")).isFalse();
+    }
+
+    @Test
+    public void aRegexListWithABadElementIsRejectedNamingTheRuleAndTheIndex() {
+        String tooLong = "a".repeat(RegexSafety.MAX_LENGTH + 1);
+        String longOne = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":[\"boom\",\"" + tooLong + "\"]");
+        String unsafe = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex_ci\":[\"(a+)+\",\"boom\"]");
+        String notText = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":[\"boom\",5]");
+        String empty = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":[]");
+        String five = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":[\"a\",\"b\",\"c\",\"d\",\"e\"]");
+        String inUnless = RULE_A.replace("\"literal_ci\":\"boom\"}",
+                "\"literal_ci\":\"boom\",\"unless\":[{\"regex\":\"ok\"},{\"regex\":\"x{2,}\"}]}");
+
+        assertThatThrownBy(() -> Catalogue.parse(file(longOne)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("regex[1]: ").hasMessageContaining("longer than 2000");
+        assertThatThrownBy(() -> Catalogue.parse(file(unsafe)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("regex_ci[0]: regex /(a+)+/ rejected");
+        assertThatThrownBy(() -> Catalogue.parse(file(notText)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("regex[1]: a list element must be a non-empty string");
+        assertThatThrownBy(() -> Catalogue.parse(file(empty)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("a 'regex' list holds 1 to 4 regexes, got 0");
+        assertThatThrownBy(() -> Catalogue.parse(file(five)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("a 'regex' list holds 1 to 4 regexes, got 5");
+        assertThatThrownBy(() -> Catalogue.parse(file(inUnless)))
+                .hasMessageContaining("'test.a.v1'").hasMessageContaining("unless[1]: regex /x{2,}/ rejected");
+    }
+
+    @Test
+    public void aRegexListIsDescribedAsItsRegexesJoinedByOr() {
+        String listed = RULE_A.replace("\"literal_ci\":\"boom\"", "\"regex\":[\"boom\",\"bang\"]");
+
+        var condition = Catalogue.parse(file(listed)).rules().get(0).conditions().get(0);
+
+        assertThat(condition.describe()).isEqualTo("error.message ~ /boom/ or /bang/");
     }
 
     @Test

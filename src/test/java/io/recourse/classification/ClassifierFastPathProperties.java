@@ -84,7 +84,7 @@ public class ClassifierFastPathProperties {
     private static List<Pattern> patterns() {
         List<Pattern> out = new ArrayList<>();
         for (FieldMatch f : regexTests()) {
-            out.add(f.pattern());
+            out.addAll(f.patterns()); // each of a list as a regex of its own
         }
         return out;
     }
@@ -237,9 +237,89 @@ public class ClassifierFastPathProperties {
         qt().withFixedSeed(SEED).withExamples(6000).forAll(texts(14), integers().between(0, tests.size() - 1))
                 .checkAssert((text, i) -> {
                     FieldMatch m = tests.get(i);
-                    assertThat(index.regexHolds(m, text)).as("/%s/ on %s", m.pattern().pattern(), text)
-                            .isEqualTo(m.pattern().matcher(text).find());
+                    assertThat(index.regexHolds(m, text)).as("%s on %s", m.patterns(), text)
+                            .isEqualTo(m.patterns().stream().anyMatch(p -> p.matcher(text).find()));
                 });
+    }
+
+    /**
+     * A catalogue of one rule whose condition is a {@code regex} (or {@code regex_ci}) list of
+     * {@code group}, or — {@code split} — of one rule per regex of it (same code, priorities
+     * descending): the list's disjunction written out as separate single-regex conditions.
+     */
+    private static Catalogue listOrSplit(List<Pattern> group, boolean split) {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode file = json.createObjectNode().put("catalogue_version", "test-errors.v1");
+        com.fasterxml.jackson.databind.node.ArrayNode rules = file.putArray("rules");
+        boolean ci = (group.get(0).flags() & Pattern.CASE_INSENSITIVE) != 0;
+        for (int k = 0; k < (split ? group.size() : 1); k++) {
+            com.fasterxml.jackson.databind.node.ObjectNode rule = rules.addObject()
+                    .put("id", split ? "test.part" + k + ".v1" : "test.list.v1").put("priority", 100 - k).put("why", "w")
+                    .put("code", "provider_unavailable").put("class", "transient").put("confidence", "high").put("scope", "provider");
+            com.fasterxml.jackson.databind.node.ObjectNode when = rule.putArray("when").addObject();
+            when.putArray("in").add("error.message").add("stderr.line").add("http.body").add("final_chunk.text")
+                    .add("update_meta.text").add("lifecycle.message");
+            com.fasterxml.jackson.databind.node.ArrayNode regexes = when.putArray(ci ? "regex_ci" : "regex");
+            (split ? group.subList(k, k + 1) : group).forEach(p -> regexes.add(p.pattern()));
+        }
+        return Catalogue.parse(file.toString());
+    }
+
+    @Test
+    public void aRegexListConditionDecidesExactlyAsTheDisjunctionOfItsRegexesAsSeparateConditions() {
+        List<Pattern> all = patterns();
+        Random r = new Random(SEED);
+        List<String> texts = new ArrayList<>();
+        qt().withFixedSeed(SEED).withExamples(300).forAll(texts(14)).checkAssert(texts::add);
+        List<Evidence> turns = new ArrayList<>();
+        qt().withFixedSeed(SEED).withExamples(300).forAll(turns(texts(12))).checkAssert(turns::add);
+        int held = 0;
+        int listWon = 0;
+        for (int g = 0; g < 40; g++) {
+            boolean ci = g % 2 == 0;
+            List<Pattern> pool = all.stream().filter(p -> ((p.flags() & Pattern.CASE_INSENSITIVE) != 0) == ci).toList();
+            List<Pattern> group = new ArrayList<>();
+            for (int n = 2 + r.nextInt(CatalogueConditions.MAX_REGEX_PARTS - 1); group.size() < n; ) {
+                Pattern p = pool.get(r.nextInt(pool.size()));
+                if (group.stream().noneMatch(q -> q.pattern().equals(p.pattern()))) {
+                    group.add(p);
+                }
+            }
+            Catalogue listed = listOrSplit(group, false);
+            Catalogue split = listOrSplit(group, true);
+            FieldMatch list = listed.rules().get(0).conditions().get(0).match();
+            List<FieldMatch> singles = split.rules().stream().map(x -> x.conditions().get(0).match()).toList();
+            assertThat(list.patterns()).hasSize(group.size());
+            assertThat(listed.index().stats()).as("the list's literals and alternatives are its regexes' own")
+                    .isEqualTo(split.index().stats());
+            for (String text : texts) {
+                boolean any = false;
+                for (FieldMatch single : singles) {
+                    any |= split.index().regexHolds(single, text);
+                }
+                assertThat(listed.index().regexHolds(list, text)).as("%s on %s", group, text).isEqualTo(any);
+                held += any ? 1 : 0;
+                assertThat(list.test(text)).as("%s on %s", group, text).isEqualTo(any);
+            }
+            Classifier byList = new Classifier(listed);
+            Classifier bySplit = new Classifier(split);
+            for (Evidence e : turns) {
+                Optional<Classification> one = byList.classify(e);
+                Optional<Classification> parts = bySplit.classify(e);
+                assertThat(one.isPresent()).as("%s on %s", group, e).isEqualTo(parts.isPresent());
+                assertThat(one).isEqualTo(byList.classifySequentially(e));
+                if (one.isPresent()) {
+                    String partId = parts.get().ruleId();
+                    listWon += one.get().ruleId().equals("test.list.v1") ? 1 : 0;
+                    assertThat(one.get().ruleId()).as("%s on %s", group, e)
+                            .isEqualTo(partId.startsWith("test.part") ? "test.list.v1" : partId);
+                    assertThat(List.of(one.get().code(), one.get().confidence(), one.get().scope()))
+                            .isEqualTo(List.of(parts.get().code(), parts.get().confidence(), parts.get().scope()));
+                }
+            }
+        }
+        assertThat(held).as("texts some list holds on").isGreaterThan(400);
+        assertThat(listWon).as("turns a list rule classified").isGreaterThan(400);
     }
 
     @Test

@@ -44,8 +44,10 @@ public class LeadingCharsProperties {
             for (Rule.Condition cond : conditions) {
                 for (FieldMatch f : new FieldMatch[] {cond.match(), cond.unless()}) {
                     if (f != null && f.type() == Rule.MatchType.REGEX) {
-                        for (RegexPrefilter.Part part : RegexPrefilter.of(f.pattern()).parts()) {
-                            out.add(part.pattern());
+                        for (Pattern each : f.patterns()) { // each of a list as a regex of its own
+                            for (RegexPrefilter.Part part : RegexPrefilter.of(each).parts()) {
+                                out.add(part.pattern());
+                            }
                         }
                     }
                 }

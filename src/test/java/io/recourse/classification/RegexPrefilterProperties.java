@@ -34,7 +34,7 @@ public class RegexPrefilterProperties {
         for (Rule.Condition c : conditions) {
             for (Rule.FieldMatch f : new Rule.FieldMatch[] {c.match(), c.unless()}) {
                 if (f != null && f.type() == Rule.MatchType.REGEX) {
-                    out.add(f.pattern());
+                    out.addAll(f.patterns()); // each of a list as a regex of its own
                 }
             }
         }

@@ -2,6 +2,10 @@ package io.recourse.classification;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,5 +27,30 @@ public class RegexSafetyTest {
         "\\Qa+b\\E", "\\p{Alpha}{1,4}"})
     public void acceptsBoundedPatterns(String regex) {
         assertThat(RegexSafety.check(regex)).as(regex).isNull();
+    }
+
+    @Test
+    public void everyRegexOfTheShippedCatalogueIsSafeOnItsOwnEachElementOfAListToo() {
+        Catalogue c = Catalogue.loadDefault();
+        List<Rule.Condition> conditions = new ArrayList<>();
+        c.rules().forEach(r -> conditions.addAll(r.conditions()));
+        c.backgroundMarkers().forEach(m -> conditions.add(m.condition()));
+        c.surfacedShapes().forEach(m -> conditions.add(m.condition()));
+        List<Pattern> patterns = new ArrayList<>();
+        int lists = 0;
+        for (Rule.Condition cond : conditions) {
+            for (Rule.FieldMatch f : new Rule.FieldMatch[] {cond.match(), cond.unless()}) {
+                if (f != null && f.type() == Rule.MatchType.REGEX) {
+                    assertThat(f.patterns()).hasSizeBetween(1, CatalogueConditions.MAX_REGEX_PARTS);
+                    patterns.addAll(f.patterns());
+                    lists += f.patterns().size() > 1 ? 1 : 0;
+                }
+            }
+        }
+        for (Pattern p : patterns) {
+            assertThat(p.pattern().length()).as(p.pattern()).isLessThanOrEqualTo(RegexSafety.MAX_LENGTH);
+            assertThat(RegexSafety.check(p.pattern())).as(p.pattern()).isNull();
+        }
+        assertThat(lists).as("conditions with a regex or unless list").isPositive();
     }
 }
