@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every line of every {@code corpus/observed/{cases,holdout,round3,round4,round5,round6,round7,round8,round9}-*.jsonl} present (none is fine): it parses
+ * Every line of every {@code corpus/observed/{cases,holdout,round3,round4,round5,round6,round7,round8,round9,round10}-*.jsonl} present (none is fine): it parses
  * ({@link ObservedCase#parse}, strict), ids are unique over all files, {@code split} is the README's
  * rule (test iff the first 8 hex digits of SHA-256({@code source_report}) ≡ 0 mod 3),
  * {@code expected.class} is the DESIGN §5.1 class of {@code expected.code}, negatives have a null
@@ -50,7 +50,7 @@ public class ObservedCorpusTest {
         URL url = ObservedCorpusTest.class.getClassLoader().getResource("corpus/observed");
         assertThat(url).as("the corpus/observed folder (its README at least)").isNotNull();
         try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout|round3|round4|round5|round6|round7|round8|round9)-.*\\.jsonl")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("(cases|holdout|round3|round4|round5|round6|round7|round8|round9|round10)-.*\\.jsonl")).sorted().toList()) {
                 List<String> text = Files.readAllLines(f, StandardCharsets.UTF_8);
                 for (int i = 0; i < text.size(); i++) {
                     if (!text.get(i).isBlank()) {
