@@ -90,6 +90,8 @@ public final class EvidenceAssembler {
     private final SignalExtractor extractor;
     /** Whether a frame that changes nothing returns the input state (see {@link #accept}). */
     private final boolean keepUnchanged;
+    /** Whether every tool/thought update gets an effect mark, not only one that starts a tool/thought run (tests). */
+    private final boolean markEveryEffect;
 
     /** An assembler with {@link EvidenceBounds#DEFAULTS}. */
     public EvidenceAssembler() {
@@ -97,13 +99,14 @@ public final class EvidenceAssembler {
     }
 
     public EvidenceAssembler(EvidenceBounds bounds) {
-        this(bounds, true);
+        this(bounds, true, false);
     }
 
-    private EvidenceAssembler(EvidenceBounds bounds, boolean keepUnchanged) {
+    private EvidenceAssembler(EvidenceBounds bounds, boolean keepUnchanged, boolean markEveryEffect) {
         this.bounds = Objects.requireNonNull(bounds, "bounds");
         this.extractor = new SignalExtractor(bounds.maxSignalBytes());
         this.keepUnchanged = keepUnchanged;
+        this.markEveryEffect = markEveryEffect;
     }
 
     /**
@@ -112,7 +115,16 @@ public final class EvidenceAssembler {
      * proven to lose nothing (tests).
      */
     static EvidenceAssembler advancingOnEveryFrame(EvidenceBounds bounds) {
-        return new EvidenceAssembler(bounds, false);
+        return new EvidenceAssembler(bounds, false, false);
+    }
+
+    /**
+     * An assembler that also gives every tool/thought update an effect mark (the rule before tool and
+     * thought runs were marked once), advancing the state on every frame: the reference against
+     * which marking a run once is proven to change no output for frames in seq order (tests).
+     */
+    static EvidenceAssembler markingEveryEffect(EvidenceBounds bounds) {
+        return new EvidenceAssembler(bounds, false, true);
     }
 
     public EvidenceBounds bounds() {
@@ -484,6 +496,12 @@ public final class EvidenceAssembler {
             case THOUGHT -> m.minThoughtSeq = Math.min(m.minThoughtSeq, seq);
             case TOOL -> m.minToolSeq = Math.min(m.minToolSeq, seq);
         }
+        if (kind != EffectKind.MESSAGE && !markEveryEffect && followsToolOrThoughtMark(m.effects, seq)) {
+            // A tool/thought run is marked once, by its first update: what assembling reads of
+            // non-message marks is only where a message run ends, and a later update of the same
+            // run moves no such boundary (so it writes nothing: DESIGN §4). Its flag is set above.
+            return;
+        }
         List<EffectMark> effects = new ArrayList<>(m.effects);
         effects.add(new EffectMark(seq, kind, frame.occurredAt(), frame.phase(),
                 kind == EffectKind.MESSAGE ? Sanitizer.sanitize(text) : null));
@@ -514,6 +532,21 @@ public final class EvidenceAssembler {
             }
         }
         m.effects = effects;
+    }
+
+    /**
+     * Whether the latest mark before {@code seq} (by seq) is a tool or thought mark: a tool/thought
+     * update there continues that run. {@code effects} is in seq order.
+     */
+    private static boolean followsToolOrThoughtMark(List<EffectMark> effects, long seq) {
+        EffectMark before = null;
+        for (EffectMark e : effects) {
+            if (e.seq() >= seq) {
+                break;
+            }
+            before = e;
+        }
+        return before != null && before.kind() != EffectKind.MESSAGE;
     }
 
     /** Progress: tool activity or thought output, or a second message chunk (one chunk alone may be failure text). */

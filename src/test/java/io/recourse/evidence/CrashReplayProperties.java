@@ -186,6 +186,68 @@ public class CrashReplayProperties {
         assertThat(rule.writes).as(name + ": writes").isLessThanOrEqualTo(every.writes);
     }
 
+    /**
+     * A tool/thought run is marked once (by its first update, DESIGN §4): for frames that arrive in
+     * seq order (duplicates included) the outputs are those of marking every tool/thought update, on
+     * every corpus sequence put in seq order and 300 generated turns. (A message chunk arriving after
+     * a later update of the run it falls into is where the two differ: see DESIGN §4.)
+     */
+    @Test
+    public void markingEachToolOrThoughtRunOnceChangesNoOutputForFramesInSeqOrder() {
+        Random gaps = new Random(SEED + 2);
+        for (SequenceCorpus.Line line : LINES) {
+            List<Frame> frames = inSeqOrder(line.frames());
+            checkSameOutputsAsMarkingEveryEffect(line.name(), frames, appendTimes(frames.size(), gaps));
+        }
+        qt().withFixedSeed(SEED).withExamples(300).forAll(longs().all(), integers().between(1, 40)).checkAssert((seed, n) -> {
+            Random rnd = new Random(seed);
+            List<Frame> frames = inSeqOrder(generatedTurn(rnd, n));
+            checkSameOutputsAsMarkingEveryEffect("generated " + seed + "/" + n, frames, appendTimes(frames.size(), rnd));
+        });
+    }
+
+    @Test
+    public void toolAndThoughtUpdatesAfterTheFirstOfTheirRunWriteNothing() {
+        Model m = new Model();
+        Instant t = Frames.T0;
+        m.feed(Frames.prompt(1), t);
+        m.feed(Frames.toolCall(2), t.plusMillis(1));
+        int writes = m.writes;
+        m.feed(Frames.toolCall(3), t.plusMillis(2));
+        m.feed(Frames.update(4, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}"),
+                t.plusMillis(3));
+        assertThat(m.writes).as("tool updates continuing a tool run").isEqualTo(writes);
+        m.feed(Frames.thought(5, "Reading the router module"), t.plusMillis(4));
+        assertThat(m.writes).as("a thought's flag flips (its first)").isEqualTo(writes + 1);
+        m.feed(Frames.thought(6, "Reading the tests"), t.plusMillis(5));
+        assertThat(m.writes).as("a thought continuing a tool/thought run").isEqualTo(writes + 1);
+        m.feed(Frames.chunk(7, "Done."), t.plusMillis(6));
+        m.feed(Frames.toolCall(8), t.plusMillis(7));
+        assertThat(m.writes).as("a message chunk, and the tool call that ends its run").isEqualTo(writes + 3);
+        m.feed(Frames.endTurn(9), t.plusMillis(8));
+        ClosedTurn closed = (ClosedTurn) m.outputs.get(m.outputs.size() - 2);
+        assertThat(closed.finalChunk()).as("the message run was ended by the tool call").isNull();
+    }
+
+    private static void checkSameOutputsAsMarkingEveryEffect(String name, List<Frame> frames, List<Instant> at) {
+        Model rule = new Model(EvidenceAssembler.advancingOnEveryFrame(EvidenceBounds.DEFAULTS));
+        Model every = new Model(EvidenceAssembler.markingEveryEffect(EvidenceBounds.DEFAULTS));
+        for (int i = 0; i < frames.size(); i++) {
+            rule.feed(frames.get(i), at.get(i));
+            every.feed(frames.get(i), at.get(i));
+        }
+        rule.expireAll();
+        every.expireAll();
+        assertThat(rule.outputs).as(name).isEqualTo(every.outputs);
+    }
+
+    /** The frames sorted by seq (stable: a duplicate stays next to its original). */
+    private static List<Frame> inSeqOrder(List<Frame> frames) {
+        List<Frame> out = new ArrayList<>(frames);
+        out.sort(java.util.Comparator.comparingLong(Frame::seq));
+        return out;
+    }
+
     @Test
     public void metadataOnlyUpdatesWithinTheGranularityWriteNothing() {
         Model m = new Model();
