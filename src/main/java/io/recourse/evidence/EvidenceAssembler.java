@@ -42,8 +42,9 @@ import java.util.TreeMap;
  *   <li><b>Order</b>: everything is decided by {@code seq}, not arrival order — effect flags and
  *       the Codex marker keep lowest seqs and compare them with the terminal frame's seq; the
  *       final assistant chunk(s) are the trailing run of message chunks before the terminal
- *       seq; kept signals are a function of the set of frames. A duplicate {@code seq} is
- *       ignored.</li>
+ *       seq (a run of tool/thought updates is marked once, by its first update: the later ones
+ *       move no run boundary for frames in seq order); kept signals are a function of the set of
+ *       frames. A duplicate {@code seq} is ignored.</li>
  *   <li><b>Closing</b>: a {@code session/prompt} result (any {@code stopReason}); an error
  *       response or {@code acp_error} to the prompt request (when its id is known; otherwise any
  *       error, and before the request in a pre-start phase it is a launch failure); an
