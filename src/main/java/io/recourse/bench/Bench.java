@@ -416,6 +416,9 @@ public final class Bench implements AutoCloseable {
                         ? observer.awaitSentinels(partitions, timeout)
                         : BenchSupport.awaitCommitted(admin, id, frames, timeout, observer);
                 double seconds = (observer.endNanos() - t0) / 1e9;
+                long streamCpu = BenchSupport.streamThreadCpuNanos();
+                LOG.info("{}: stream threads' CPU {} ms for {} records: {} µs per record", scenario.label(), streamCpu / 1_000_000,
+                        records, String.format(java.util.Locale.ROOT, "%.1f", streamCpu / 1e3 / records));
                 if (!done) {
                     LOG.warn("{}: outputs not all seen within {}", scenario.label(), timeout);
                     seconds = timeout.toNanos() / 1e9;

@@ -201,8 +201,10 @@ final class BenchSupport {
                 c.seekToBeginning(tps);
                 Map<TopicPartition, Long> end = c.endOffsets(tps);
                 HashMap<Long, Integer> live = new HashMap<>();
+                long written = 0;
                 while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                     for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                        written++;
                         long k = hash64(r.key()) * 31 + r.partition();
                         if (r.value() == null) {
                             live.remove(k);
@@ -213,9 +215,26 @@ final class BenchSupport {
                 }
                 String store = topic.substring(id.length() + 1, topic.length() - "-changelog".length());
                 out.put(store, live.values().stream().mapToLong(Integer::longValue).sum());
+                LOG.info("{}: changelog {}: {} committed records, {} live keys", id, store, written, live.size());
             }
         }
         return out;
+    }
+
+    /**
+     * CPU time (ns) of this JVM's live Kafka Streams stream threads (name {@code …-StreamThread-N}),
+     * summed: what the topology's processing cost, whatever else shares the cores.
+     */
+    static long streamThreadCpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().contains("-StreamThread-")) {
+                long ns = mx.getThreadCpuTime(t.getId());
+                sum += Math.max(0, ns);
+            }
+        }
+        return sum;
     }
 
     static long hash64(byte[] b) {

@@ -42,8 +42,9 @@ import java.util.TreeMap;
  *   <li><b>Order</b>: everything is decided by {@code seq}, not arrival order — effect flags and
  *       the Codex marker keep lowest seqs and compare them with the terminal frame's seq; the
  *       final assistant chunk(s) are the trailing run of message chunks before the terminal
- *       seq; kept signals are a function of the set of frames. A duplicate {@code seq} is
- *       ignored.</li>
+ *       seq (a run of tool/thought updates is marked once, by its first update: the later ones
+ *       move no run boundary for frames in seq order); kept signals are a function of the set of
+ *       frames. A duplicate {@code seq} is ignored.</li>
  *   <li><b>Closing</b>: a {@code session/prompt} result (any {@code stopReason}); an error
  *       response or {@code acp_error} to the prompt request (when its id is known; otherwise any
  *       error, and before the request in a pre-start phase it is a launch failure); an
@@ -90,6 +91,8 @@ public final class EvidenceAssembler {
     private final SignalExtractor extractor;
     /** Whether a frame that changes nothing returns the input state (see {@link #accept}). */
     private final boolean keepUnchanged;
+    /** Whether every tool/thought update gets an effect mark, not only one that starts a tool/thought run (tests). */
+    private final boolean markEveryEffect;
 
     /** An assembler with {@link EvidenceBounds#DEFAULTS}. */
     public EvidenceAssembler() {
@@ -97,13 +100,14 @@ public final class EvidenceAssembler {
     }
 
     public EvidenceAssembler(EvidenceBounds bounds) {
-        this(bounds, true);
+        this(bounds, true, false);
     }
 
-    private EvidenceAssembler(EvidenceBounds bounds, boolean keepUnchanged) {
+    private EvidenceAssembler(EvidenceBounds bounds, boolean keepUnchanged, boolean markEveryEffect) {
         this.bounds = Objects.requireNonNull(bounds, "bounds");
         this.extractor = new SignalExtractor(bounds.maxSignalBytes());
         this.keepUnchanged = keepUnchanged;
+        this.markEveryEffect = markEveryEffect;
     }
 
     /**
@@ -112,7 +116,16 @@ public final class EvidenceAssembler {
      * proven to lose nothing (tests).
      */
     static EvidenceAssembler advancingOnEveryFrame(EvidenceBounds bounds) {
-        return new EvidenceAssembler(bounds, false);
+        return new EvidenceAssembler(bounds, false, false);
+    }
+
+    /**
+     * An assembler that also gives every tool/thought update an effect mark (the rule before tool and
+     * thought runs were marked once), advancing the state on every frame: the reference against
+     * which marking a run once is proven to change no output for frames in seq order (tests).
+     */
+    static EvidenceAssembler markingEveryEffect(EvidenceBounds bounds) {
+        return new EvidenceAssembler(bounds, false, true);
     }
 
     public EvidenceBounds bounds() {
@@ -484,6 +497,12 @@ public final class EvidenceAssembler {
             case THOUGHT -> m.minThoughtSeq = Math.min(m.minThoughtSeq, seq);
             case TOOL -> m.minToolSeq = Math.min(m.minToolSeq, seq);
         }
+        if (kind != EffectKind.MESSAGE && !markEveryEffect && followsToolOrThoughtMark(m.effects, seq)) {
+            // A tool/thought run is marked once, by its first update: what assembling reads of
+            // non-message marks is only where a message run ends, and a later update of the same
+            // run moves no such boundary (so it writes nothing: DESIGN §4). Its flag is set above.
+            return;
+        }
         List<EffectMark> effects = new ArrayList<>(m.effects);
         effects.add(new EffectMark(seq, kind, frame.occurredAt(), frame.phase(),
                 kind == EffectKind.MESSAGE ? Sanitizer.sanitize(text) : null));
@@ -514,6 +533,21 @@ public final class EvidenceAssembler {
             }
         }
         m.effects = effects;
+    }
+
+    /**
+     * Whether the latest mark before {@code seq} (by seq) is a tool or thought mark: a tool/thought
+     * update there continues that run. {@code effects} is in seq order.
+     */
+    private static boolean followsToolOrThoughtMark(List<EffectMark> effects, long seq) {
+        EffectMark before = null;
+        for (EffectMark e : effects) {
+            if (e.seq() >= seq) {
+                break;
+            }
+            before = e;
+        }
+        return before != null && before.kind() != EffectKind.MESSAGE;
     }
 
     /** Progress: tool activity or thought output, or a second message chunk (one chunk alone may be failure text). */

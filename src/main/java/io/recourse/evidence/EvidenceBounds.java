@@ -8,9 +8,9 @@ package io.recourse.evidence;
  * @param maxSignalBytes    most UTF-8 bytes of one signal, names and values (default 4 KiB);
  *                          also the bound of the final-chunk excerpt
  * @param maxTurnBytes      most UTF-8 bytes of all signals of one turn (default 16 KiB)
- * @param effectTail        how many of the latest effect-bearing updates (message/thought
- *                          chunks, tool calls) the turn store remembers to find the final
- *                          assistant chunk(s) (default 16)
+ * @param effectTail        how many of the latest effect marks the turn store remembers to find
+ *                          the final assistant chunk(s) (default 16): one per message chunk, one
+ *                          per run of tool calls, tool-call updates and thought chunks (its first)
  * @throws IllegalArgumentException when a bound is not positive, {@code maxSignals < 2}, or
  *                                  {@code maxTurnBytes < 2 × maxSignalBytes} (the terminal
  *                                  frame and the final chunk must always fit)

@@ -29,8 +29,10 @@ import java.util.List;
  * @param minMessageSeq     lowest seq of an {@code agent_message_chunk} with non-blank text
  * @param minThoughtSeq     lowest seq of an {@code agent_thought_chunk} with non-blank text
  * @param minToolSeq        lowest seq of a {@code tool_call} / {@code tool_call_update}
- * @param effects           the latest effect marks in seq order (message texts sanitized and
- *                          bounded together to one excerpt; older texts are {@code null})
+ * @param effects           the latest effect marks in seq order: every message chunk, and the
+ *                          first update of each run of tool/thought updates (message texts
+ *                          sanitized and bounded together to one excerpt; older texts are
+ *                          {@code null})
  * @param effectsEvicted    how many effect marks fell out of {@code effects}
  * @param markerSeq         lowest seq of a Codex failure marker ({@code update_meta} signal), or
  *                          {@link Long#MAX_VALUE}

@@ -145,6 +145,15 @@ public class CrashReplayProperties {
     }
 
     @Test
+    public void turnsOfEffectRunsCrashedAtEveryFrameReplayToTheSameOutputs() {
+        qt().withFixedSeed(SEED + 3).withExamples(150).forAll(longs().all(), integers().between(1, 12)).checkAssert((seed, n) -> {
+            Random rnd = new Random(seed);
+            List<Frame> frames = runsTurn(rnd, n);
+            checkEveryCrashPoint("runs " + seed + "/" + n, frames, appendTimes(frames.size(), rnd));
+        });
+    }
+
+    @Test
     public void theWriteRuleLosesNothingAgainstAdvancingTheStateOnEveryFrame() {
         Random gaps = new Random(SEED + 1);
         for (SequenceCorpus.Line line : LINES) {
@@ -184,6 +193,87 @@ public class CrashReplayProperties {
             }
         }
         assertThat(rule.writes).as(name + ": writes").isLessThanOrEqualTo(every.writes);
+    }
+
+    /**
+     * A tool/thought run is marked once (by its first update, DESIGN §4): for frames that arrive in
+     * seq order (duplicates included) the outputs are those of marking every tool/thought update, on
+     * every corpus sequence put in seq order and 600 generated turns — except that a duplicate of an
+     * unmarked update is not recognized as a duplicate, so (like any frame) it moves the last append
+     * time an expiry reads. (A message chunk arriving after a later update of the run it falls into
+     * is where the two differ otherwise: see DESIGN §4.)
+     */
+    @Test
+    public void markingEachToolOrThoughtRunOnceChangesNoOutputForFramesInSeqOrder() {
+        Random gaps = new Random(SEED + 2);
+        for (SequenceCorpus.Line line : LINES) {
+            List<Frame> frames = inSeqOrder(line.frames());
+            checkSameOutputsAsMarkingEveryEffect(line.name(), frames, appendTimes(frames.size(), gaps));
+        }
+        qt().withFixedSeed(SEED).withExamples(300).forAll(longs().all(), integers().between(1, 40)).checkAssert((seed, n) -> {
+            Random rnd = new Random(seed);
+            List<Frame> frames = inSeqOrder(generatedTurn(rnd, n));
+            checkSameOutputsAsMarkingEveryEffect("generated " + seed + "/" + n, frames, appendTimes(frames.size(), rnd));
+        });
+        qt().withFixedSeed(SEED + 4).withExamples(300).forAll(longs().all(), integers().between(1, 12)).checkAssert((seed, n) -> {
+            Random rnd = new Random(seed);
+            List<Frame> frames = inSeqOrder(runsTurn(rnd, n));
+            checkSameOutputsAsMarkingEveryEffect("runs " + seed + "/" + n, frames, appendTimes(frames.size(), rnd));
+        });
+    }
+
+    @Test
+    public void toolAndThoughtUpdatesAfterTheFirstOfTheirRunWriteNothing() {
+        Model m = new Model();
+        Instant t = Frames.T0;
+        m.feed(Frames.prompt(1), t);
+        m.feed(Frames.toolCall(2), t.plusMillis(1));
+        int writes = m.writes;
+        m.feed(Frames.toolCall(3), t.plusMillis(2));
+        m.feed(Frames.update(4, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}"),
+                t.plusMillis(3));
+        assertThat(m.writes).as("tool updates continuing a tool run").isEqualTo(writes);
+        m.feed(Frames.thought(5, "Reading the router module"), t.plusMillis(4));
+        assertThat(m.writes).as("a thought's flag flips (its first)").isEqualTo(writes + 1);
+        m.feed(Frames.thought(6, "Reading the tests"), t.plusMillis(5));
+        assertThat(m.writes).as("a thought continuing a tool/thought run").isEqualTo(writes + 1);
+        m.feed(Frames.chunk(7, "Done."), t.plusMillis(6));
+        m.feed(Frames.toolCall(8), t.plusMillis(7));
+        assertThat(m.writes).as("a message chunk, and the tool call that ends its run").isEqualTo(writes + 3);
+        m.feed(Frames.endTurn(9), t.plusMillis(8));
+        ClosedTurn closed = (ClosedTurn) m.outputs.get(m.outputs.size() - 2);
+        assertThat(closed.finalChunk()).as("the message run was ended by the tool call").isNull();
+    }
+
+    private static void checkSameOutputsAsMarkingEveryEffect(String name, List<Frame> frames, List<Instant> at) {
+        Model rule = new Model(EvidenceAssembler.advancingOnEveryFrame(EvidenceBounds.DEFAULTS));
+        Model every = new Model(EvidenceAssembler.markingEveryEffect(EvidenceBounds.DEFAULTS));
+        for (int i = 0; i < frames.size(); i++) {
+            rule.feed(frames.get(i), at.get(i));
+            every.feed(frames.get(i), at.get(i));
+        }
+        rule.expireAll();
+        every.expireAll();
+        assertThat(rule.outputs).as(name).hasSameSizeAs(every.outputs);
+        Instant lastAppend = at.get(at.size() - 1);
+        for (int i = 0; i < rule.outputs.size(); i++) {
+            Object r = rule.outputs.get(i);
+            Object e = every.outputs.get(i);
+            if (r instanceof TurnExpired re && e instanceof TurnExpired ee) {
+                // a duplicate of an unmarked update is not recognized as one: like any frame, it is activity
+                assertThat(re.context()).as(name).isEqualTo(ee.context());
+                assertThat(re.lastAppendAt()).as(name).isAfterOrEqualTo(ee.lastAppendAt()).isBeforeOrEqualTo(lastAppend);
+            } else {
+                assertThat(r).as(name + ": output " + i).isEqualTo(e);
+            }
+        }
+    }
+
+    /** The frames sorted by seq (stable: a duplicate stays next to its original). */
+    private static List<Frame> inSeqOrder(List<Frame> frames) {
+        List<Frame> out = new ArrayList<>(frames);
+        out.sort(java.util.Comparator.comparingLong(Frame::seq));
+        return out;
     }
 
     @Test
@@ -236,6 +326,59 @@ public class CrashReplayProperties {
 
     private static Frame usage(long seq) {
         return Frames.update(seq, "{\"sessionUpdate\":\"usage_update\",\"used\":" + (1000 + seq) + ",\"size\":200000}");
+    }
+
+    /**
+     * A turn of {@code n} runs (1–6 frames each) of one kind — message chunks (ordinary or failure
+     * text), thoughts, tool calls and updates, metadata-only updates — between its prompt and
+     * (mostly) a terminal frame, then the noise of {@link #generatedTurn}: a late chunk, swapped
+     * neighbours, duplicates. Long effect runs are where a run's later updates set no mark.
+     */
+    private static List<Frame> runsTurn(Random rnd, int n) {
+        List<Frame> inner = new ArrayList<>();
+        String[] texts = {"I'll read the README first.", "Selected model is at capacity. Please try a different model.",
+                "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}", "Done."};
+        long seq = 2;
+        for (int r = 0; r < n; r++) {
+            int kind = rnd.nextInt(5);
+            int len = 1 + rnd.nextInt(6);
+            for (int i = 0; i < len; i++, seq++) {
+                inner.add(switch (kind) {
+                    case 0 -> Frames.chunk(seq, texts[rnd.nextInt(texts.length)]);
+                    case 1 -> Frames.thought(seq, "Reading the router module");
+                    case 2 -> Frames.toolCall(seq);
+                    case 3 -> Frames.update(seq, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}");
+                    default -> rnd.nextBoolean() ? usage(seq) : Frames.stderr(seq, "warning: retrying request");
+                });
+            }
+        }
+        List<Frame> frames = new ArrayList<>();
+        frames.add(Frames.prompt(1));
+        frames.addAll(inner);
+        switch (rnd.nextInt(4)) {
+            case 0 -> frames.add(Frames.endTurn(seq));
+            case 1 -> frames.add(Frames.error(seq, "Selected model is at capacity"));
+            case 2 -> frames.add(Frames.result(seq, "cancelled"));
+            default -> {
+                // left open: the idle bound closes it
+            }
+        }
+        if (rnd.nextInt(3) == 0) {
+            frames.add(Frames.chunk(seq + 1, "late"));
+        }
+        for (int i = 1; i + 2 < frames.size(); i++) {
+            if (rnd.nextInt(10) == 0) {
+                Frame a = frames.get(i);
+                frames.set(i, frames.get(i + 1));
+                frames.set(i + 1, a);
+            }
+        }
+        for (int i = frames.size() - 1; i >= 1; i--) {
+            if (rnd.nextInt(15) == 0) {
+                frames.add(i, frames.get(i));
+            }
+        }
+        return frames;
     }
 
     /** A turn of {@code n} inner frames between its prompt and (mostly) a terminal frame, with noise. */
