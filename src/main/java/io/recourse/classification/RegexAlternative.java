@@ -60,6 +60,11 @@ final class RegexAlternative {
     final String pureLiteral;
     /** {@link #pureLiteral} compares exactly ({@code String.indexOf}): case-sensitive, or no ASCII letter in it. */
     private final boolean pureExact;
+    /**
+     * Non-ASCII characters every match contains, a member of each set ({@link RequiredChars}): a
+     * text without them has no match, whatever else is known; {@code null}: none known.
+     */
+    final char[][] requiredChars;
 
     RegexAlternative(int id, int gate, Pattern pattern, List<int[]> clauses, String[] starts, int[] startIds, boolean caseSensitive,
                 List<String> literals, int window) {
@@ -100,6 +105,7 @@ final class RegexAlternative {
         boolean ci = (pattern.flags() & Pattern.CASE_INSENSITIVE) != 0;
         this.pureLiteral = plain ? (ci ? LiteralSet.foldAll(re) : re) : null;
         this.pureExact = plain && (!ci || !letters);
+        this.requiredChars = RequiredChars.of(re, pattern.flags());
     }
 
     /**
@@ -366,8 +372,12 @@ final class RegexAlternative {
      * where one of them occurs: it is tried there, in order, and nowhere else (a region from
      * that position with transparent, non-anchoring bounds reads exactly as the whole text).
      * Without them but with {@link #leading} characters, likewise from each position holding one.
+     * A text without the {@link #requiredChars} is {@code false} before any of that.
      */
     boolean find(String text, int[] found, Matcher[] matchers) {
+        if (requiredChars != null && !RequiredChars.present(text, requiredChars)) {
+            return false; // no match can be without them (English text: one indexOf per member, immediate on Latin-1)
+        }
         if (minCodePoints >= 0) {
             return text.length() >= minCodePoints && text.codePointCount(0, text.length()) >= minCodePoints;
         }

@@ -52,8 +52,9 @@ public final class RuleIndex {
     /** Literal id → the alternatives whose trigger clause it is in (one of them is needed to admit the alternative). */
     final int[][] triggers;
     /**
-     * Every alternative's literal clauses, flat (read in the scan, so kept together): alternative
-     * {@code a}'s clauses are {@code altClauseFrom[a] .. altClauseFrom[a + 1]}; clause {@code c}
+     * Every alternative's literal clauses but its trigger clause, flat (read in the scan, so kept
+     * together; the scan checks an alternative only for a found literal of its trigger clause, so
+     * that clause holds): alternative {@code a}'s clauses are {@code altClauseFrom[a] .. altClauseFrom[a + 1]}; clause {@code c}
      * holds when one of {@code present[clauseWord[w]] & clauseBits[w]}, {@code w} in
      * {@code clauseWordFrom[c] .. clauseWordFrom[c + 1]}, is non-zero. {@code altGate[a]}: its gate.
      */
@@ -134,6 +135,9 @@ public final class RuleIndex {
         for (RegexAlternative a : alternatives) {
             altGate[a.id] = a.gate;
             for (int[] clause : a.clauses) {
+                if (clause == a.trigger) {
+                    continue; // a found literal of it is what triggers the check: it holds then
+                }
                 java.util.TreeMap<Integer, Long> words = new java.util.TreeMap<>();
                 for (int l : clause) {
                     words.merge(l >>> 6, 1L << l, (x, y) -> x | y);
@@ -348,7 +352,11 @@ public final class RuleIndex {
         return out;
     }
 
-    /** Whether every literal clause of alternative {@code a} has a literal in {@code present} (bit per literal id). */
+    /**
+     * Whether alternative {@code a}, a literal of whose {@link RegexAlternative#trigger} clause is in
+     * {@code present} (bit per literal id), is admitted: every other literal clause has a literal in
+     * {@code present}. (The trigger clause is not re-read.)
+     */
     boolean admitted(int a, long[] present) {
         for (int c = altClauseFrom[a], end = altClauseFrom[a + 1]; c < end; c++) {
             int w = clauseWordFrom[c];
