@@ -205,7 +205,7 @@ public final class EvidenceAssembler {
                 }
             }
             case LIFECYCLE -> promptFrame = "prompt_dispatched".equals(event(frame));
-            case ACP_UPDATE -> recordEffect(m, frame);
+            case ACP_UPDATE -> EffectTail.record(m, frame, bounds, markEveryEffect);
             default -> {
             }
         }
@@ -245,7 +245,7 @@ public final class EvidenceAssembler {
             }
         }
 
-        if (m.started && !m.progressed && progress(m)) {
+        if (m.started && !m.progressed && EffectTail.progress(m)) {
             m.progressed = true;
             events.add(new TurnProgressed(m.context, m.minMessageSeq != TurnState.NONE || m.minThoughtSeq != TurnState.NONE,
                     m.minToolSeq != TurnState.NONE, frame.occurredAt()));
@@ -468,94 +468,6 @@ public final class EvidenceAssembler {
         }
         out.sort(Comparator.comparingLong(SignalRef::seq));
         return out;
-    }
-
-    private void recordEffect(MutableTurnState m, Frame frame) {
-        Payload update = frame.payload();
-        if (!update.hasUpdate()) {
-            return;
-        }
-        String type = update.sessionUpdate() == null ? "" : update.sessionUpdate();
-        EffectKind kind;
-        String text = null;
-        switch (type) {
-            case "agent_message_chunk", "agent_thought_chunk" -> {
-                text = update.contentText();
-                if (text == null || text.isBlank()) {
-                    return;
-                }
-                kind = type.equals("agent_message_chunk") ? EffectKind.MESSAGE : EffectKind.THOUGHT;
-            }
-            case "tool_call", "tool_call_update" -> kind = EffectKind.TOOL;
-            default -> {
-                return;
-            }
-        }
-        long seq = frame.seq();
-        switch (kind) {
-            case MESSAGE -> m.minMessageSeq = Math.min(m.minMessageSeq, seq);
-            case THOUGHT -> m.minThoughtSeq = Math.min(m.minThoughtSeq, seq);
-            case TOOL -> m.minToolSeq = Math.min(m.minToolSeq, seq);
-        }
-        if (kind != EffectKind.MESSAGE && !markEveryEffect && followsToolOrThoughtMark(m.effects, seq)) {
-            // A tool/thought run is marked once, by its first update: what assembling reads of
-            // non-message marks is only where a message run ends, and a later update of the same
-            // run moves no such boundary (so it writes nothing: DESIGN §4). Its flag is set above.
-            return;
-        }
-        List<EffectMark> effects = new ArrayList<>(m.effects);
-        effects.add(new EffectMark(seq, kind, frame.occurredAt(), frame.phase(),
-                kind == EffectKind.MESSAGE ? Sanitizer.sanitize(text) : null));
-        effects.sort(Comparator.comparingLong(EffectMark::seq));
-        while (effects.size() > bounds.effectTail()) {
-            effects.remove(0);
-            m.effectsEvicted++;
-        }
-        // Keep message texts only of the trailing run (after the latest thought/tool mark), newest
-        // first, within one excerpt: ordinary assistant text is never kept (DESIGN §4).
-        int budget = bounds.maxSignalBytes();
-        boolean full = false;
-        for (int i = effects.size() - 1; i >= 0; i--) {
-            EffectMark e = effects.get(i);
-            if (e.kind() != EffectKind.MESSAGE) {
-                full = true;
-                continue;
-            }
-            if (e.text() == null) {
-                continue;
-            }
-            int size = SignalExtractor.utf8(e.text());
-            if (full || size > budget) {
-                full = true;
-                effects.set(i, new EffectMark(e.seq(), e.kind(), e.occurredAt(), e.phase(), null));
-            } else {
-                budget -= size;
-            }
-        }
-        m.effects = effects;
-    }
-
-    /**
-     * Whether the latest mark before {@code seq} (by seq) is a tool or thought mark: a tool/thought
-     * update there continues that run. {@code effects} is in seq order.
-     */
-    private static boolean followsToolOrThoughtMark(List<EffectMark> effects, long seq) {
-        EffectMark before = null;
-        for (EffectMark e : effects) {
-            if (e.seq() >= seq) {
-                break;
-            }
-            before = e;
-        }
-        return before != null && before.kind() != EffectKind.MESSAGE;
-    }
-
-    /** Progress: tool activity or thought output, or a second message chunk (one chunk alone may be failure text). */
-    private static boolean progress(MutableTurnState m) {
-        if (m.minToolSeq != TurnState.NONE || m.minThoughtSeq != TurnState.NONE) {
-            return true;
-        }
-        return m.effects.stream().filter(e -> e.kind() == EffectKind.MESSAGE).count() >= 2;
     }
 
     private static boolean seen(TurnState s, long seq) {
