@@ -5,7 +5,6 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
-import io.recourse.classification.Rule.FieldMatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -30,30 +29,7 @@ public class RequiredCharsProperties {
             " it ", "请更新到", "1.2", "使用上限", "限额", "重置", "😀", "\u2014", "ab", "xy", "X");
 
     private static List<Pattern> patterns() {
-        List<Pattern> out = new ArrayList<>();
-        for (String resource : List.of(Catalogue.V1_RESOURCE, Catalogue.DEFAULT_RESOURCE)) {
-            Catalogue c = Catalogue.loadResource(resource);
-            List<Rule.Condition> conditions = new ArrayList<>();
-            c.rules().forEach(r -> conditions.addAll(r.conditions()));
-            c.backgroundMarkers().forEach(m -> conditions.add(m.condition()));
-            c.surfacedShapes().forEach(m -> conditions.add(m.condition()));
-            for (Rule.Condition cond : conditions) {
-                for (FieldMatch f : new FieldMatch[] {cond.match(), cond.unless()}) {
-                    if (f != null && f.type() == Rule.MatchType.REGEX) {
-                        for (Pattern each : f.patterns()) {
-                            for (RegexPrefilter.Part part : RegexPrefilter.of(each).parts()) {
-                                out.add(part.pattern());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for (String s : SHAPES) {
-            out.add(Pattern.compile(s));
-            out.add(Pattern.compile(s, Pattern.CASE_INSENSITIVE));
-        }
-        return out;
+        return CatalogueRegexParts.withShapes(SHAPES);
     }
 
     private static Gen<String> texts() {

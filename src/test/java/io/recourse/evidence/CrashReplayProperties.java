@@ -363,22 +363,7 @@ public class CrashReplayProperties {
                 // left open: the idle bound closes it
             }
         }
-        if (rnd.nextInt(3) == 0) {
-            frames.add(Frames.chunk(seq + 1, "late"));
-        }
-        for (int i = 1; i + 2 < frames.size(); i++) {
-            if (rnd.nextInt(10) == 0) {
-                Frame a = frames.get(i);
-                frames.set(i, frames.get(i + 1));
-                frames.set(i + 1, a);
-            }
-        }
-        for (int i = frames.size() - 1; i >= 1; i--) {
-            if (rnd.nextInt(15) == 0) {
-                frames.add(i, frames.get(i));
-            }
-        }
-        return frames;
+        return withNoise(rnd, frames, seq + 1);
     }
 
     /** A turn of {@code n} inner frames between its prompt and (mostly) a terminal frame, with noise. */
@@ -412,8 +397,16 @@ public class CrashReplayProperties {
                 // left open: the idle bound closes it
             }
         }
+        return withNoise(rnd, frames, last + 1);
+    }
+
+    /**
+     * {@code frames} with a third of the time a late chunk at {@code lateSeq}, then neighbours after the
+     * prompt swapped (1 in 10) and frames duplicated (1 in 15): delivery noise. Mutates and returns {@code frames}.
+     */
+    private static List<Frame> withNoise(Random rnd, List<Frame> frames, long lateSeq) {
         if (rnd.nextInt(3) == 0) {
-            frames.add(Frames.chunk(last + 1, "late"));
+            frames.add(Frames.chunk(lateSeq, "late"));
         }
         for (int i = 1; i + 2 < frames.size(); i++) {
             if (rnd.nextInt(10) == 0) {
